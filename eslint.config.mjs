@@ -1,0 +1,8 @@
+import next from "eslint-config-next";
+
+const config = [
+  { ignores: [".next/**", "node_modules/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  ...next,
+];
+
+export default config;
