@@ -1,6 +1,8 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
+  // Lets two builds (or a build and a dev server) live side by side in one checkout.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // The git store reads the content repository from disk; keep these out of the bundle.
   serverExternalPackages: ["isomorphic-git", "@secretlint/core", "@secretlint/secretlint-rule-preset-recommend"],
   poweredByHeader: false,
