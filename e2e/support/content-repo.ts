@@ -49,7 +49,16 @@ export function commitWithGit(
     }
     git(work, "add", "-A");
     git(work, "commit", "--quiet", "-m", message);
-    git(work, "push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
+    // Another test may push to the same branch meanwhile: rebase onto it and try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        git(work, "push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
+        break;
+      } catch (e) {
+        if (!exists || attempt >= 5) throw e;
+        git(work, "pull", "--quiet", "--rebase", "origin", branch);
+      }
+    }
     return git(work, "rev-parse", "HEAD").trim();
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
