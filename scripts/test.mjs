@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// The whole test suite in one command: installs what npm does not (Debian's Chromium), then runs
+// the unit tests (vitest), one production build, and the end-to-end tests (Playwright), and ends
+// with one plain line of totals for CI: "N passed, N failed, N skipped".
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+process.chdir(root);
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const results = path.join(root, "test-results");
+fs.mkdirSync(results, { recursive: true });
+
+function run(command, args, env = {}) {
+  console.log(`\n$ ${command} ${args.join(" ")}`);
+  const r = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  return r.status ?? 1;
+}
+
+function ensureChromium() {
+  if (fs.existsSync(CHROMIUM)) return true;
+  console.log(`Chromium is missing at ${CHROMIUM}: installing Debian's chromium package.`);
+  const asRoot = process.getuid?.() === 0;
+  const apt = (args) => (asRoot ? run("apt-get", args) : run("sudo", ["apt-get", ...args]));
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  process.env.DEBIAN_FRONTEND = env.DEBIAN_FRONTEND;
+  if (apt(["update", "-qq"]) !== 0 || apt(["install", "-y", "-qq", "chromium"]) !== 0) return false;
+  return fs.existsSync(CHROMIUM);
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let broken = false;
+
+if (!fs.existsSync(path.join(root, "node_modules", ".bin", "next"))) {
+  if (run("npm", ["ci", "--no-audit", "--no-fund"]) !== 0) broken = true;
+}
+
+// Unit tests.
+const unitFile = path.join(results, "unit.json");
+fs.rmSync(unitFile, { force: true });
+const unitStatus = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${unitFile}`]);
+const unit = readJson(unitFile);
+if (unit) {
+  totals.passed += unit.numPassedTests;
+  totals.failed += unit.numFailedTests;
+  totals.skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
+  // A suite that fails to load counts as a failure even when no test in it ran.
+  if (unitStatus !== 0 && unit.numFailedTests === 0) totals.failed += Math.max(1, unit.numFailedTestSuites);
+} else {
+  console.error("vitest wrote no report: counting the unit suite as failed");
+  totals.failed += 1;
+}
+
+// End-to-end tests: one production build, then Playwright against `next start`.
+const e2eFile = path.join(results, "e2e.json");
+fs.rmSync(e2eFile, { force: true });
+if (!ensureChromium()) {
+  console.error("Chromium could not be installed: the end-to-end suite cannot run");
+  totals.failed += 1;
+} else if (run("npx", ["next", "build"], { NEXT_TELEMETRY_DISABLED: "1" }) !== 0) {
+  console.error("next build failed: the end-to-end suite cannot run");
+  totals.failed += 1;
+} else {
+  const e2eStatus = run("npx", ["playwright", "test"], { CI: process.env.CI ?? "1" });
+  const e2e = readJson(e2eFile);
+  if (e2e?.stats) {
+    totals.passed += e2e.stats.expected + e2e.stats.flaky;
+    totals.failed += e2e.stats.unexpected;
+    totals.skipped += e2e.stats.skipped;
+    if (e2eStatus !== 0 && e2e.stats.unexpected === 0) totals.failed += 1; // e.g. the web server never came up
+  } else {
+    console.error("Playwright wrote no report: counting the end-to-end suite as failed");
+    totals.failed += 1;
+  }
+}
+
+if (broken) totals.failed += 1;
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);
