@@ -1,0 +1,29 @@
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import { unified } from "unified";
+
+/**
+ * Markdown to the words a reader sees: no markup, no link targets, blocks separated by a space.
+ * Search indexes this text and cuts passages from it, so a passage never shows half a `[link](…)`.
+ */
+
+type MdNode = { type: string; value?: string; alt?: string | null; children?: MdNode[] };
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+// Blocks that end a sentence-like unit: their text is separated from the next one by a space.
+const BLOCK = new Set(["paragraph", "heading", "listItem", "tableCell", "code", "blockquote", "html", "thematicBreak"]);
+
+export function markdownToPlainText(markdown: string): string {
+  if (!markdown.trim()) return "";
+  const parts: string[] = [];
+  const walk = (node: MdNode) => {
+    if (typeof node.value === "string" && node.type !== "html") parts.push(node.value);
+    else if (node.type === "image" && node.alt) parts.push(node.alt);
+    else if (node.type === "break") parts.push(" ");
+    for (const child of node.children ?? []) walk(child);
+    if (BLOCK.has(node.type)) parts.push(" ");
+  };
+  walk(parser.parse(markdown) as MdNode);
+  return parts.join("").replace(/\s+/g, " ").trim();
+}

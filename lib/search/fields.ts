@@ -1,0 +1,42 @@
+import { BOUNDARY_LABEL, SECTIONS, STATUS_LABEL, type Note } from "@/lib/notes/schema";
+import { markdownToPlainText } from "@/lib/render/plain-text";
+
+/**
+ * Every field of a note as searchable plain text, with how much a match there weighs and the
+ * name a reader sees ("Matched in Rejected shortcut").
+ */
+
+export const SEARCH_FIELDS = [
+  { field: "id", label: "ID", boost: 6 },
+  { field: "title", label: "Title", boost: 4 },
+  { field: "tags", label: "Tags", boost: 3 },
+  { field: "summary", label: "Summary", boost: 2.5 },
+  { field: "core", label: "Core decision", boost: 2 },
+  { field: "phase", label: "Phase", boost: 1.5 },
+  { field: "status", label: "Status", boost: 1.5 },
+  { field: "boundaries", label: "Boundaries", boost: 1.5 },
+  ...SECTIONS.map((s) => ({ field: s.key as string, label: s.heading as string, boost: 1 })),
+  { field: "related", label: "Related notes", boost: 0.5 },
+] as const satisfies readonly { field: string; label: string; boost: number }[];
+
+export type SearchField = (typeof SEARCH_FIELDS)[number]["field"];
+
+export const FIELD_LABEL: Record<string, string> = Object.fromEntries(SEARCH_FIELDS.map((f) => [f.field, f.label]));
+
+export type SearchDocument = { id: string } & Record<string, string>;
+
+export function searchDocument(note: Note): SearchDocument {
+  const doc: SearchDocument = {
+    id: note.id,
+    title: note.title,
+    summary: note.summary,
+    tags: note.tags.join(" · "),
+    core: note.core?.label ?? "",
+    phase: `Phase ${note.phase}`,
+    status: STATUS_LABEL[note.status],
+    boundaries: note.boundaries.map((b) => BOUNDARY_LABEL[b]).join(" · "),
+    related: note.related.join(" "),
+  };
+  for (const s of SECTIONS) doc[s.key] = markdownToPlainText(note.sections[s.key]);
+  return doc;
+}

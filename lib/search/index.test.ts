@@ -1,0 +1,86 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseSite } from "@/lib/content/site";
+import type { PublishedView } from "@/lib/content/published";
+import { parseNote } from "@/lib/notes/markdown";
+import type { Note } from "@/lib/notes/schema";
+import { searchNotes } from "./index";
+
+// The archive's own 21 notes, as the published view would list them.
+const root = path.resolve(__dirname, "../../content");
+const seed: Note[] = fs
+  .readdirSync(path.join(root, "notes"))
+  .filter((f) => f.endsWith(".md"))
+  .map((f) => {
+    const parsed = parseNote(fs.readFileSync(path.join(root, "notes", f), "utf8"));
+    if (!parsed.ok) throw new Error(`${f}: ${JSON.stringify(parsed.errors)}`);
+    return parsed.note;
+  });
+const site = parseSite(fs.readFileSync(path.join(root, "site.yaml"), "utf8"));
+
+let commits = 0;
+function viewOf(notes: Note[]): PublishedView {
+  const commit = (++commits).toString(16).padStart(40, "0");
+  return { commit, site, notes, byId: new Map(notes.map((n) => [n.id, n])), core: [], backlinks: new Map() };
+}
+
+const view = viewOf(seed);
+
+describe("searchNotes", () => {
+  it("puts the note titled after the phrase first", () => {
+    const hits = searchNotes(view, "sparse attention");
+    expect(hits[0]?.id).toBe("AFN-016");
+    // The other notes tagged sparse attention are found too.
+    expect(hits.map((h) => h.id)).toEqual(expect.arrayContaining(["AFN-011", "AFN-017", "AFN-018"]));
+  });
+
+  it("returns a passage that contains the match, from the field it names", () => {
+    const [hit] = searchNotes(view, "bank flip");
+    expect(hit?.id).toBe("AFN-010");
+    expect(hit?.passage.toLowerCase()).toContain("bank flip");
+    const note = view.byId.get("AFN-010");
+    expect(hit?.field).toBe("title");
+    expect(note?.title).toContain(hit?.passage);
+  });
+
+  it("searches the sections, not only the front matter, and cuts a short passage around the match", () => {
+    const needle = "masked-out entries";
+    const owner = seed.find((n) => n.sections.rejectedShortcut.includes(needle));
+    expect(owner).toBeDefined();
+    const hits = searchNotes(view, needle);
+    const hit = hits.find((h) => h.id === owner?.id);
+    expect(hit?.field).toBe("rejectedShortcut");
+    expect(hit?.passage).toContain(needle);
+    expect(hit?.passage.length).toBeLessThanOrEqual(230);
+  });
+
+  it("finds a note by its ID, its phase and a tag", () => {
+    expect(searchNotes(view, "AFN-004")[0]?.id).toBe("AFN-004");
+    expect(searchNotes(view, "GGUF validation")[0]?.id).toBe("AFN-004");
+    const phase5 = searchNotes(view, "Phase 5").slice(0, 5).map((h) => h.id);
+    expect(phase5.every((id) => view.byId.get(id)?.phase === "5")).toBe(true);
+  });
+
+  it("ranks, limits, and answers nothing for an empty query or a word no note has", () => {
+    const hits = searchNotes(view, "Qwen4Exp", { limit: 3 });
+    expect(hits).toHaveLength(3);
+    expect(hits[0]!.score).toBeGreaterThanOrEqual(hits[2]!.score);
+    expect(searchNotes(view, "   ")).toEqual([]);
+    expect(searchNotes(view, "zyzzogeton")).toEqual([]);
+  });
+
+  it("tolerates a typo in a long word and an unfinished last word", () => {
+    expect(searchNotes(view, "transactionl")[0]?.id).toBeDefined();
+    expect(searchNotes(view, "tokeniz").map((h) => h.id)).toContain("AFN-007");
+  });
+
+  it("indexes what the view holds: a note outside it is never found, a new commit's note is", () => {
+    const without = viewOf(seed.filter((n) => n.id !== "AFN-016"));
+    expect(searchNotes(without, "sparse mask").map((h) => h.id)).not.toContain("AFN-016");
+    const extra: Note = { ...seed[0]!, id: "AFN-950", title: "Quasicrystal paging", related: [] };
+    expect(searchNotes(viewOf([...seed, extra]), "quasicrystal")[0]?.id).toBe("AFN-950");
+    // The earlier commit's index is unchanged.
+    expect(searchNotes(view, "quasicrystal")).toEqual([]);
+  });
+});
