@@ -40,6 +40,11 @@ export type CommitRequest = {
   author: Person;
   message: string;
   changes: FileChanges;
+  /**
+   * The commit to build on, when it is not `expected`: e.g. a new draft branch (expected null) that
+   * starts from main's head. Defaults to `expected`.
+   */
+  parent?: Oid | null;
 };
 
 /** The ref moved since the caller read it: nothing was written to the ref. */
@@ -52,4 +57,50 @@ export class RefConflictError extends Error {
     super(`${ref} is at ${actual ?? "nothing"}, not at ${expected ?? "nothing"} as expected`);
     this.name = "RefConflictError";
   }
+}
+
+/** A revision of one file: a commit in which it was added, changed or deleted. */
+export type FileRevision = Revision & {
+  path: string;
+  /** The file's blob at that commit; null when the commit deleted it. */
+  blob: Oid | null;
+};
+
+export type HistoryOptions = {
+  /** Stop after this many revisions (newest first). Default: all. */
+  limit?: number;
+};
+
+export type RefEntry = { ref: string; oid: Oid };
+
+/** What the store has done since it was created: lets tests and benchmarks see work avoided. */
+export type StoreStats = {
+  /** Note files parsed with parseNote (each blob once; a cached blob is never parsed again). */
+  notesParsed: number;
+  /** Snapshots built (a cache hit builds none). */
+  snapshotsBuilt: number;
+  treesParsed: number;
+  objectsRead: number;
+  objectsWritten: number;
+};
+
+export interface ContentStore {
+  readonly gitdir: string;
+  /** The commit a ref ("refs/heads/main", "main", "drafts/AFN-022", "HEAD") or full commit id names; null if none. Always read fresh. */
+  resolve(ref: string): Promise<Oid | null>;
+  /** Every notes/*.md at that revision, parsed. Throws UnknownRevisionError for an unknown revision. */
+  snapshot(refOrOid: string): Promise<Snapshot>;
+  /** A file's text at that revision; null when the revision or the file does not exist. */
+  readFile(refOrOid: string, path: string): Promise<string | null>;
+  /** notes/<id>.md at that revision, parsed; null when the revision or the note does not exist. */
+  readNote(id: string, refOrOid: string): Promise<StoredNote | null>;
+  /** Commits (newest first, first parents) that added, changed or deleted `path`. Throws UnknownRevisionError. */
+  history(path: string, ref: string, opts?: HistoryOptions): Promise<FileRevision[]>;
+  /** Refs whose names start with `prefix`, e.g. "refs/heads/drafts/", sorted by name. */
+  listRefs(prefix: string): Promise<RefEntry[]>;
+  /** One commit built from trees, then a compare-and-swap of `req.ref` from `req.expected`. */
+  commit(req: CommitRequest): Promise<Revision>;
+  /** Compare-and-swap a ref to an existing commit (fast-forward, reset), or delete it (`next` null). */
+  updateRef(ref: string, expected: Oid | null, next: Oid | null): Promise<void>;
+  stats(): StoreStats;
 }

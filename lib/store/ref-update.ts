@@ -1,0 +1,128 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { RefLockedError, StoreRequestError } from "./errors";
+import { readPackedRefs, readRefValue } from "./refs";
+import { RefConflictError, type Oid } from "./types";
+
+/**
+ * Moving a ref with compare-and-swap, by git's own lock-file protocol, so the app, other app
+ * instances and native git (push, update-ref, gc) all exclude each other: create `<ref>.lock`
+ * exclusively, check the ref still holds what the caller read, write the new id into the lock,
+ * fsync, rename it over the ref. isomorphic-git's writeRef neither compares nor locks.
+ */
+
+const LOCK_WAIT_MS = 2000;
+
+/** Writers in this process queue per ref instead of polling each other's lock file. */
+const queues = new Map<string, Promise<unknown>>();
+
+export async function updateRef(gitdir: string, ref: string, expected: Oid | null, next: Oid | null): Promise<void> {
+  const key = path.join(gitdir, ref);
+  const previous = queues.get(key) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(() => updateLocked(gitdir, ref, expected, next));
+  queues.set(key, run);
+  try {
+    await run;
+  } finally {
+    if (queues.get(key) === run) queues.delete(key);
+  }
+}
+
+async function updateLocked(gitdir: string, ref: string, expected: Oid | null, next: Oid | null): Promise<void> {
+  const file = path.join(gitdir, ref);
+  const lock = await acquire(ref, `${file}.lock`);
+  let renamed = false;
+  try {
+    const value = await readRefValue(gitdir, ref);
+    if (value && "symbolic" in value) throw new StoreRequestError(`${ref} is a symbolic ref (to ${value.symbolic}); write to its target`);
+    const actual = value?.oid ?? null;
+    if (actual !== expected) throw new RefConflictError(ref, expected, actual);
+    if (next === null) {
+      await removePacked(gitdir, ref);
+      await fs.rm(file, { force: true });
+      return;
+    }
+    await lock.handle.writeFile(`${next}\n`);
+    await lock.handle.sync();
+    await lock.handle.close();
+    await rename(`${file}.lock`, file, ref);
+    renamed = true;
+  } finally {
+    if (!renamed) {
+      await lock.handle.close().catch(() => undefined);
+      await fs.rm(`${file}.lock`, { force: true });
+    }
+  }
+}
+
+type Lock = { handle: fs.FileHandle };
+
+async function acquire(ref: string, lockFile: string): Promise<Lock> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { handle: await fs.open(lockFile, "wx", 0o644) };
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" && attempt < 3) {
+        await makeParent(ref, lockFile);
+        continue;
+      }
+      if (code !== "EEXIST") throw e;
+    }
+    const waited = Date.now() - started;
+    if (waited >= LOCK_WAIT_MS) throw new RefLockedError(ref, lockFile, waited);
+    // Jittered, growing waits: lock holders keep it for about a millisecond.
+    await new Promise((r) => setTimeout(r, Math.min(50, 2 + attempt * 2) * (0.5 + Math.random())));
+  }
+}
+
+async function makeParent(ref: string, lockFile: string): Promise<void> {
+  try {
+    await fs.mkdir(path.dirname(lockFile), { recursive: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || code === "ENOTDIR") throw new StoreRequestError(`${ref} cannot be created: a ref named like one of its folders exists`);
+    throw e;
+  }
+}
+
+async function rename(from: string, to: string, ref: string): Promise<void> {
+  try {
+    await fs.rename(from, to);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EISDIR" || code === "ENOTEMPTY") throw new StoreRequestError(`${ref} cannot be written: refs exist below it (${ref}/…)`);
+    throw e;
+  }
+}
+
+/** Deleting a ref that lives in packed-refs means rewriting that file, under its own lock. */
+async function removePacked(gitdir: string, ref: string): Promise<void> {
+  if (!(await readPackedRefs(gitdir)).has(ref)) return;
+  const file = path.join(gitdir, "packed-refs");
+  const lock = await acquire("packed-refs", `${file}.lock`);
+  let renamed = false;
+  try {
+    const lines = (await fs.readFile(file, "utf8")).split("\n");
+    const kept: string[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] ?? "";
+      if (line.slice(41) === ref && !line.startsWith("#") && !line.startsWith("^")) {
+        if (lines[i + 1]?.startsWith("^")) i++; // its peeled line goes with it
+        continue;
+      }
+      kept.push(line);
+    }
+    await lock.handle.writeFile(kept.join("\n"));
+    await lock.handle.sync();
+    await lock.handle.close();
+    await fs.rename(`${file}.lock`, file);
+    renamed = true;
+  } finally {
+    if (!renamed) {
+      await lock.handle.close().catch(() => undefined);
+      await fs.rm(`${file}.lock`, { force: true });
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { CorruptRepositoryError } from "./errors";
+import { parseCommit, type CommitObject } from "./commit-object";
+import { Lru } from "./lru";
+import { ObjectDb } from "./objects";
+import { OID, readRef } from "./refs";
+import { Tree, isDir } from "./tree";
+import type { Oid } from "./types";
+
+/**
+ * Parsed objects by id. Objects never change, so these caches never go stale; they are bounded, and
+ * trees written by this process go straight in (the next save on a branch never re-reads them).
+ */
+export class Repo {
+  readonly db: ObjectDb;
+  private readonly trees = new Lru<Oid, Tree>(400_000, (t) => t.entries.length);
+  private readonly commits = new Lru<Oid, CommitObject>(20_000);
+  readonly counters = { treesParsed: 0 };
+
+  constructor(readonly gitdir: string) {
+    this.db = new ObjectDb(gitdir);
+  }
+
+  async tree(oid: Oid): Promise<Tree> {
+    const hit = this.trees.get(oid);
+    if (hit) return hit;
+    const raw = await this.db.readType(oid, "tree");
+    if (raw === null) throw new CorruptRepositoryError(`tree ${oid} is missing from the repository`);
+    const tree = Tree.parse(oid, raw);
+    this.counters.treesParsed++;
+    this.trees.set(oid, tree);
+    return tree;
+  }
+
+  async writeTree(tree: Tree): Promise<Oid> {
+    const oid = await this.db.write("tree", tree.serialize());
+    this.trees.set(oid, tree);
+    return oid;
+  }
+
+  /** The commit, or null when `oid` is not a commit this repository has. */
+  async commit(oid: Oid): Promise<CommitObject | null> {
+    const hit = this.commits.get(oid);
+    if (hit) return hit;
+    const object = await this.db.read(oid);
+    if (object === null || object.type !== "commit") return null;
+    const commit = parseCommit(oid, object.content);
+    this.commits.set(oid, commit);
+    return commit;
+  }
+
+  /**
+   * A revision as callers name it: "refs/heads/main", "main", "HEAD", "drafts/AFN-022" or a
+   * 40-hex commit id. Tags are peeled to their commit. Null when nothing by that name exists.
+   */
+  async resolve(revision: string): Promise<Oid | null> {
+    if (typeof revision !== "string" || revision === "" || revision.includes("..") || revision.startsWith("/")) return null;
+    let oid: Oid | null = null;
+    if (OID.test(revision)) {
+      if (this.commits.get(revision)) return revision;
+      oid = revision;
+    }
+    else {
+      const candidates = revision === "HEAD" || revision.startsWith("refs/") ? [revision] : [`refs/heads/${revision}`, `refs/tags/${revision}`];
+      for (const ref of candidates) if ((oid = await readRef(this.gitdir, ref)) !== null) break;
+    }
+    return oid === null ? null : this.peel(oid);
+  }
+
+  private async peel(oid: Oid): Promise<Oid | null> {
+    for (let depth = 0; depth < 10; depth++) {
+      const object = await this.db.read(oid);
+      if (object === null) return null;
+      if (object.type === "commit") return oid;
+      if (object.type !== "tag") return null;
+      const target = /^object ([0-9a-f]{40})$/m.exec(object.content.toString("utf8"))?.[1];
+      if (!target) return null;
+      oid = target;
+    }
+    return null;
+  }
+
+  /** The entry at `path` in the tree `root` (blob or tree id and mode), or null. */
+  async entryAt(root: Oid, segments: string[]): Promise<{ oid: Oid; mode: string; dir: boolean } | null> {
+    let treeOid = root;
+    for (let i = 0; i < segments.length; i++) {
+      const entry = (await this.tree(treeOid)).get(segments[i]!);
+      if (!entry) return null;
+      if (i === segments.length - 1) return { oid: entry.oid, mode: entry.mode, dir: isDir(entry) };
+      if (!isDir(entry)) return null;
+      treeOid = entry.oid;
+    }
+    return { oid: root, mode: "40000", dir: true };
+  }
+}

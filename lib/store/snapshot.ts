@@ -1,0 +1,127 @@
+import { parseNote, type ParseResult } from "@/lib/notes/markdown";
+import { Lru } from "./lru";
+import type { Repo } from "./repo";
+import { isDir, type TreeEntry } from "./tree";
+import type { Oid, Snapshot, StoredNote } from "./types";
+
+/**
+ * Every note at a commit, parsed. Snapshots are cached by commit; parsed notes by blob id, so a new
+ * commit that changes one note parses that one note: its notes/ tree is compared entry by entry
+ * with the last snapshot built, unchanged entries are reused, and only new blob ids are read.
+ */
+
+export const NOTES_DIR = "notes";
+
+type Built = { snapshot: Snapshot; notesTree: Oid | null; byName?: Map<string, StoredNote> };
+
+const READ_CONCURRENCY = 32;
+
+export class Snapshots {
+  private readonly byCommit = new Lru<Oid, Built>(200_000, (b) => b.snapshot.notes.length);
+  private readonly parsed = new Lru<Oid, ParseResult>(50_000);
+  private readonly building = new Map<Oid, Promise<Built>>();
+  private last: Built | null = null;
+  readonly counters = { notesParsed: 0, snapshotsBuilt: 0 };
+
+  constructor(private readonly repo: Repo) {}
+
+  async get(commit: Oid): Promise<Snapshot> {
+    return (await this.built(commit)).snapshot;
+  }
+
+  /** The note at `name` (e.g. "AFN-016.md") if that commit's snapshot is cached, else undefined. */
+  cachedNote(commit: Oid, name: string): StoredNote | null | undefined {
+    const built = this.byCommit.get(commit);
+    return built ? (byName(built).get(name) ?? null) : undefined;
+  }
+
+  async note(name: string, blob: Oid): Promise<StoredNote> {
+    return stored(name, blob, await this.parse(blob));
+  }
+
+  private built(commit: Oid): Promise<Built> {
+    const hit = this.byCommit.get(commit);
+    if (hit) return Promise.resolve(hit);
+    let pending = this.building.get(commit);
+    if (!pending) {
+      pending = this.build(commit).finally(() => this.building.delete(commit));
+      this.building.set(commit, pending);
+    }
+    return pending;
+  }
+
+  private async build(commit: Oid): Promise<Built> {
+    const c = await this.repo.commit(commit);
+    if (!c) throw new Error(`${commit} is not a commit`);
+    const entry = (await this.repo.tree(c.tree)).get(NOTES_DIR);
+    const notesTree = entry && isDir(entry) ? entry.oid : null;
+    // Diff against the parent's snapshot when it is cached (the usual case after a save), else the last one built.
+    const base = (c.parents[0] ? this.byCommit.get(c.parents[0]) : undefined) ?? this.last;
+    let notes: StoredNote[];
+    if (notesTree === null) notes = [];
+    else if (base && base.notesTree === notesTree) notes = base.snapshot.notes;
+    else {
+      const previous = base ? byName(base) : new Map<string, StoredNote>();
+      const entries = (await this.repo.tree(notesTree)).entries.filter(isNoteFile);
+      notes = await mapLimit(entries, READ_CONCURRENCY, async (e) => {
+        const same = previous.get(e.name);
+        return same && same.blob === e.oid ? same : this.note(e.name, e.oid);
+      });
+    }
+    const built: Built = { snapshot: { commit, notes }, notesTree };
+    this.counters.snapshotsBuilt++;
+    this.byCommit.set(commit, built);
+    this.last = built;
+    return built;
+  }
+
+  private async parse(blob: Oid): Promise<ParseResult> {
+    const hit = this.parsed.get(blob);
+    if (hit) return hit;
+    const bytes = await this.repo.db.readType(blob, "blob");
+    const result = bytes === null ? unreadable(`blob ${blob} is missing from the repository`) : parseText(bytes);
+    this.counters.notesParsed++;
+    this.parsed.set(blob, result);
+    return result;
+  }
+}
+
+const isNoteFile = (e: TreeEntry) => (e.mode === "100644" || e.mode === "100755") && e.name.endsWith(".md") && e.name.length > 3;
+
+function byName(built: Built): Map<string, StoredNote> {
+  built.byName ??= new Map(built.snapshot.notes.map((n) => [n.path.slice(NOTES_DIR.length + 1), n]));
+  return built.byName;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function parseText(bytes: Uint8Array): ParseResult {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return unreadable("the file is not valid UTF-8 text");
+  }
+  return parseNote(text);
+}
+
+const unreadable = (message: string): ParseResult => ({ ok: false, errors: [{ line: 1, field: "file", message }] });
+
+function stored(name: string, blob: Oid, result: ParseResult): StoredNote {
+  const base = { path: `${NOTES_DIR}/${name}`, id: name.slice(0, -3), blob };
+  return result.ok ? { ...base, ok: true, note: result.note } : { ...base, ok: false, errors: result.errors };
+}
+
+/** Map with at most `limit` calls in flight, results in input order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,119 @@
+import { CorruptRepositoryError } from "./errors";
+import type { Oid } from "./types";
+
+/**
+ * A git tree object held both as entries and as the exact bytes of each entry, so that changing one
+ * entry of a 10,000-entry tree copies bytes instead of re-encoding every name and id, and entries
+ * written by other tools (any mode, any name bytes) are written back unchanged.
+ */
+
+export const FILE_MODE = "100644";
+export const DIR_MODE = "40000"; // as stored; "040000" is only how git prints it
+
+export type TreeEntry = { readonly mode: string; readonly name: string; readonly oid: Oid; readonly bytes: Buffer };
+
+export const isDir = (e: TreeEntry) => e.mode === DIR_MODE || e.mode === "040000";
+
+export function treeEntry(mode: string, name: string, oid: Oid): TreeEntry {
+  return { mode, name, oid, bytes: Buffer.concat([Buffer.from(`${mode} ${name}\0`, "utf8"), Buffer.from(oid, "hex")]) };
+}
+
+/** Git sorts a tree as if every folder name ended with "/", comparing UTF-8 bytes. */
+const keyOf = (e: TreeEntry) => (isDir(e) ? `${e.name}/` : e.name);
+
+export function compareKeys(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // UTF-16 order differs from UTF-8 order only when a surrogate (a code point above U+FFFF)
+    // meets a unit in U+E000..U+FFFF; the surrogate is the larger code point.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys && x >= 0xd800 && y >= 0xd800) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+export class Tree {
+  private constructor(readonly entries: readonly TreeEntry[]) {}
+
+  static readonly empty = new Tree([]);
+
+  static parse(oid: Oid, raw: Buffer): Tree {
+    const entries: TreeEntry[] = [];
+    let i = 0;
+    while (i < raw.length) {
+      const space = raw.indexOf(0x20, i);
+      const nul = space < 0 ? -1 : raw.indexOf(0, space + 1);
+      if (space < 0 || nul < 0 || nul + 21 > raw.length) throw new CorruptRepositoryError(`tree ${oid} is truncated or malformed`);
+      entries.push({
+        mode: raw.toString("latin1", i, space),
+        name: raw.toString("utf8", space + 1, nul),
+        oid: raw.toString("hex", nul + 1, nul + 21),
+        bytes: raw.subarray(i, nul + 21),
+      });
+      i = nul + 21;
+    }
+    return new Tree(entries);
+  }
+
+  static of(entries: TreeEntry[]): Tree {
+    return Tree.empty.edit(entries.map((e) => ({ name: e.name, entry: e })));
+  }
+
+  serialize(): Buffer {
+    return Buffer.concat(this.entries.map((e) => e.bytes));
+  }
+
+  get(name: string): TreeEntry | undefined {
+    const i = this.indexOf(name);
+    return i < 0 ? undefined : this.entries[i];
+  }
+
+  /** Binary search: a name is either a file (key "name") or a folder (key "name/"). */
+  indexOf(name: string): number {
+    const asFile = this.search(name);
+    if (asFile >= 0 && !isDir(this.entries[asFile]!)) return asFile;
+    const asDir = this.search(`${name}/`);
+    if (asDir >= 0 && isDir(this.entries[asDir]!)) return asDir;
+    return -1;
+  }
+
+  private search(key: string): number {
+    let lo = 0;
+    let hi = this.entries.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = compareKeys(keyOf(this.entries[mid]!), key);
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** A new tree with each named entry replaced, added, or (entry null) removed. Names must be distinct. */
+  edit(changes: { name: string; entry: TreeEntry | null }[]): Tree {
+    const dropped = new Set<number>();
+    const added: TreeEntry[] = [];
+    for (const { name, entry } of changes) {
+      const at = this.indexOf(name);
+      if (at >= 0) dropped.add(at);
+      if (entry) added.push(entry);
+    }
+    added.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+    const out: TreeEntry[] = [];
+    let j = 0;
+    for (let i = 0; i < this.entries.length; i++) {
+      if (dropped.has(i)) continue;
+      const old = this.entries[i]!;
+      while (j < added.length && compareKeys(keyOf(added[j]!), keyOf(old)) < 0) out.push(added[j++]!);
+      out.push(old);
+    }
+    while (j < added.length) out.push(added[j++]!);
+    return new Tree(out);
+  }
+}
