@@ -6,7 +6,6 @@ import { StoreRequestError } from "./errors";
  * caller, never an object in the repository.
  */
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function checkPath(path: string): string[] {

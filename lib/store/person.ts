@@ -7,7 +7,6 @@ import type { Person } from "./types";
  * e-mail is refused because a commit without one cannot be traced back to anyone.
  */
 
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[<>\u0000-\u001f\u007f]+/g;
 
 const clean = (s: unknown) => (typeof s === "string" ? s.replace(UNSAFE, " ").replace(/\s+/g, " ").trim() : "");

@@ -14,7 +14,6 @@ export const OID = /^[0-9a-f]{40}$/;
 /** Why `ref` is not a ref name git would accept for writing (git check-ref-format), or null. */
 export function refNameProblem(ref: string): string | null {
   if (typeof ref !== "string" || !ref.startsWith("refs/")) return 'a ref name must start with "refs/"';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(ref)) return "a ref name cannot contain spaces, control characters or any of ~^:?*[\\";
   if (ref.includes("..") || ref.includes("@{")) return 'a ref name cannot contain ".." or "@{"';
   if (ref.endsWith("/") || ref.endsWith(".")) return 'a ref name cannot end with "/" or "."';
