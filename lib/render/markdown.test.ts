@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { renderMarkdown } from "./markdown";
+
+/** Every tag in the output with its attributes, as the browser would read them. */
+function tags(html: string) {
+  return [...html.matchAll(/<([a-z][a-z0-9-]*)((?:\s+[^\s=>]+(?:="[^"]*")?)*)\s*\/?>/gi)].map((m) => ({
+    name: (m[1] ?? "").toLowerCase(),
+    attrs: [...(m[2] ?? "").matchAll(/([^\s=>]+)(?:="([^"]*)")?/g)].map((a) => ({ name: (a[1] ?? "").toLowerCase(), value: decode(a[2] ?? "") })),
+  }));
+}
+
+function decode(value: string) {
+  return value
+    .replace(/&#x([0-9a-f]+);?/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);?/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"');
+}
+
+function expectInert(html: string) {
+  for (const tag of tags(html)) {
+    expect(["script", "iframe", "svg", "object", "embed", "style", "form", "math", "link", "meta", "base"]).not.toContain(tag.name);
+    for (const attr of tag.attrs) {
+      expect(attr.name, `${tag.name} has an event handler`).not.toMatch(/^on/);
+      expect(attr.name, `${tag.name} has a style`).not.toBe("style");
+      if (["href", "src", "srcset", "cite", "action", "formaction", "xlink:href"].includes(attr.name)) {
+        expect(attr.value.replace(/[\s\u0000-\u001f]/g, "").toLowerCase(), `${tag.name} ${attr.name}`).not.toMatch(/^(javascript|data|vbscript):/);
+      }
+    }
+  }
+}
+
+describe("renderMarkdown: GFM", () => {
+  it("renders tables with alignment, fenced code with its language, nested and task lists", () => {
+    const html = renderMarkdown(
+      [
+        "| Path | Keys |",
+        "| :--- | ---: |",
+        "| dense | 2,051 |",
+        "",
+        "```cpp",
+        "if (a < b && c) return;",
+        "```",
+        "",
+        "1. first",
+        "   - nested",
+        "2. second",
+        "",
+        "- [x] done",
+        "- [ ] open",
+        "",
+        "~~struck~~ and **bold** and `code`",
+      ].join("\n"),
+    );
+    expect(html).toContain('<table>');
+    expect(html).toContain('<th align="left">Path</th>');
+    expect(html).toContain('<td align="right">2,051</td>');
+    expect(html).toContain('<code class="language-cpp">if (a &#x3C; b &#x26;&#x26; c) return;');
+    expect(html).toMatch(/<ol>\s*<li>first\s*<ul>\s*<li>nested<\/li>/);
+    expect(html).toContain('<input type="checkbox" checked disabled> done');
+    expect(html).toContain("<del>struck</del>");
+    expect(html).toContain("<strong>bold</strong>");
+  });
+
+  it("keeps the page's heading levels: a heading inside a section is h3 or lower", () => {
+    expect(renderMarkdown("# Big\n\n### Sub\n\n#### Deeper")).toBe("<h3>Big</h3>\n<h3>Sub</h3>\n<h4>Deeper</h4>");
+  });
+
+  it("shows raw HTML as the text it is, so generics and tags in prose are not swallowed", () => {
+    const html = renderMarkdown("A `Vec<T>` and a Vec<T> and <b>bold</b>");
+    expect(html).toBe("<p>A <code>Vec&#x3C;T></code> and a Vec&#x3C;T> and &#x3C;b>bold&#x3C;/b></p>");
+  });
+
+  it("gives footnotes ids under the section's prefix, and links them to each other", () => {
+    const html = renderMarkdown("Claim.[^1]\n\n[^1]: Source.", { idPrefix: "evidence" });
+    expect(html).toContain('href="#evidence-fn-1"');
+    expect(html).toContain('id="evidence-fn-1"');
+    expect(html).toContain('href="#evidence-fnref-1"');
+    expect(html).toContain('id="evidence-fnref-1"');
+  });
+
+  it("marks links that leave the archive", () => {
+    expect(renderMarkdown("[spec](https://example.org/a)")).toBe('<p><a href="https://example.org/a" rel="nofollow noopener noreferrer">spec</a></p>');
+  });
+});
+
+describe("renderMarkdown: note mentions", () => {
+  it("links every AFN-NNN mention to its note page", () => {
+    expect(renderMarkdown("See AFN-011, then (AFN-017).")).toBe(
+      '<p>See <a href="/notes/AFN-011">AFN-011</a>, then (<a href="/notes/AFN-017">AFN-017</a>).</p>',
+    );
+  });
+
+  it("leaves IDs in code, inside links, inside longer words and outside the linkable set as text", () => {
+    const html = renderMarkdown("`AFN-011` [the note AFN-012](https://x.org) AFN-013-b AFN-014 AFN-099", {
+      linkable: new Set(["AFN-011", "AFN-012", "AFN-013", "AFN-014"]),
+    });
+    expect(html).toContain("<code>AFN-011</code>");
+    expect(html).toContain(">the note AFN-012</a>");
+    expect(html).toContain(" AFN-013-b ");
+    expect(html).toContain('<a href="/notes/AFN-014">AFN-014</a>');
+    expect(html).not.toContain("/notes/AFN-099");
+  });
+});
+
+describe("renderMarkdown: hostile input comes out inert", () => {
+  const payloads: [string, string][] = [
+    ["script element", "<script>alert(1)</script>"],
+    ["script block", "<script>\nalert(1)\n</script>\n"],
+    ["img onerror", '<img src="x" onerror="alert(1)">'],
+    ["iframe", '<iframe src="https://evil.example"></iframe>'],
+    ["iframe srcdoc", '<iframe srcdoc="<script>alert(1)</script>"></iframe>'],
+    ["svg onload", '<svg onload="alert(1)"><circle r="1"/></svg>'],
+    ["style attribute", '<p style="background:url(javascript:alert(1))">x</p>'],
+    ["style element", "<style>body{display:none}</style>"],
+    ["javascript link", "[click](javascript:alert(1))"],
+    ["upper-case javascript link", "[click](JAVASCRIPT:alert(1))"],
+    ["entity-encoded javascript link", "[click](jav&#x61;script:alert(1))"],
+    ["tab-split javascript link", "[click](java&#9;script:alert(1))"],
+    ["javascript autolink", "<javascript:alert(1)>"],
+    ["javascript reference link", "[click][x]\n\n[x]: javascript:alert(1)"],
+    ["data: link", "[click](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)"],
+    ["data: image", "![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)"],
+    ["javascript image", "![x](javascript:alert(1))"],
+    ["vbscript link", "[click](vbscript:msgbox(1))"],
+    ["link with title breaking out", '[a](https://x.org "t\\" onmouseover=\\"alert(1)")'],
+    ["form with button", '<form action="javascript:alert(1)"><button>go</button></form>'],
+    ["object and embed", '<object data="x.swf"></object><embed src="x.swf">'],
+    ["base and meta", '<base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=javascript:alert(1)">'],
+    ["math", '<math><mtext><img src=x onerror=alert(1)></mtext></math>'],
+    ["in a table cell", "| a |\n| - |\n| <img src=x onerror=alert(1)> [x](javascript:alert(1)) |"],
+    ["in a list item", "- <script>alert(1)</script>\n- [x](javascript:alert(1))"],
+    ["in a footnote", "x[^1]\n\n[^1]: <svg onload=alert(1)> [y](javascript:alert(1))"],
+    ["in a heading", "### <img src=x onerror=alert(1)>"],
+  ];
+
+  for (const [name, payload] of payloads) {
+    it(name, () => {
+      const html = renderMarkdown(`Before ${payload} after`);
+      expectInert(html);
+      const alone = renderMarkdown(payload);
+      expectInert(alone);
+    });
+  }
+
+  it("keeps the link text of a refused link, so the reader still sees what was written", () => {
+    expect(renderMarkdown("[click](javascript:alert(1))")).toBe("<p><a>click</a></p>");
+    expect(renderMarkdown("<script>alert(1)</script>")).toBe("&#x3C;script>alert(1)&#x3C;/script>");
+  });
+
+  it("the checker itself catches what it must (a real handler, a real javascript: URL)", () => {
+    expect(() => expectInert('<img src="x" onerror="alert(1)">')).toThrow();
+    expect(() => expectInert('<a href="jav&#x61;script:alert(1)">x</a>')).toThrow();
+    expect(() => expectInert("<svg></svg>")).toThrow();
+  });
+});

@@ -1,0 +1,83 @@
+import type { Element, Root as HastRoot } from "hast";
+import type { Heading, Html, Nodes, Root } from "mdast";
+import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
+import rehypeStringify from "rehype-stringify";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import remarkRehype from "remark-rehype";
+import { unified } from "unified";
+import { remarkNoteMentions } from "./mentions";
+
+/**
+ * A note section's Markdown (GFM: tables, code, lists, task lists, footnotes) as HTML that is safe
+ * to put in a page. Raw HTML in the source is shown as the text it is, never interpreted, and the
+ * result passes through rehype-sanitize's GitHub schema, so no script, event handler, style or
+ * `javascript:`/`data:` URL survives from any field.
+ */
+
+export type RenderOptions = {
+  /** Note IDs to link when mentioned; without it every well-formed ID is linked. */
+  linkable?: ReadonlySet<string>;
+  /** Prefix for generated ids (footnotes), unique per section so several sections share a page. */
+  idPrefix?: string;
+};
+
+export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
+  const prefix = `${options.idPrefix ?? "md"}-`;
+  const file = unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkHtmlAsText)
+    .use(remarkSectionHeadings)
+    .use(remarkNoteMentions, { linkable: options.linkable })
+    .use(remarkRehype, { clobberPrefix: "" })
+    .use(rehypeSanitize, { ...defaultSchema, clobberPrefix: prefix })
+    .use(rehypeLinks, { prefix })
+    .use(rehypeStringify)
+    .processSync(markdown);
+  return String(file);
+}
+
+/** `<b>`, `Vec<T>` and `<script>` alike read as typed: the source is shown, nothing is interpreted. */
+function remarkHtmlAsText() {
+  return (tree: Root) => {
+    walk(tree, (node) => {
+      if (node.type === "html") Object.assign(node as Html, { type: "text" });
+    });
+  };
+}
+
+/** The page's own headings are h1 (title) and h2 (sections): headings inside a section start at h3. */
+function remarkSectionHeadings() {
+  return (tree: Root) => {
+    walk(tree, (node) => {
+      if (node.type === "heading") (node as Heading).depth = Math.max(3, node.depth) as Heading["depth"];
+    });
+  };
+}
+
+/**
+ * Links after sanitizing: in-page links (footnotes) point at the prefixed ids sanitize gave their
+ * targets; links that leave the archive say so to the browser: no referrer, no endorsement, no opener.
+ */
+function rehypeLinks({ prefix }: { prefix: string }) {
+  return (tree: HastRoot) => {
+    const visit = (node: HastRoot | Element) => {
+      for (const child of node.children) {
+        if (child.type !== "element") continue;
+        const href = child.properties.href;
+        if (child.tagName === "a" && typeof href === "string") {
+          if (href.startsWith("#")) child.properties.href = `#${prefix}${href.slice(1)}`;
+          else if (/^[a-z][a-z0-9+.-]*:/i.test(href)) child.properties.rel = ["nofollow", "noopener", "noreferrer"];
+        }
+        visit(child);
+      }
+    };
+    visit(tree);
+  };
+}
+
+function walk(node: Nodes, fn: (node: Nodes) => void) {
+  fn(node);
+  if ("children" in node) for (const child of node.children) walk(child, fn);
+}

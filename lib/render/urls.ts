@@ -1,0 +1,21 @@
+import type { Status } from "@/lib/notes/schema";
+
+/** The public URLs of the archive, in one place so every link and the sitemap agree. */
+
+export const noteUrl = (id: string) => `/notes/${id}`;
+export const historyUrl = (id: string) => `/notes/${id}/history`;
+export const statusUrl = (status: Status) => `/?status=${status}`;
+export const tagUrl = (tag: string) => `/tags/${slug(tag)}`;
+export const phaseUrl = (phase: string) => `/phases/${slug(phase)}`;
+export const searchUrl = (q: string) => `/search?q=${encodeURIComponent(q)}`;
+
+/** A readable URL segment: "sparse attention" → "sparse-attention", "0–3" → "0-3", "tokenizer.json" → "tokenizer-json". */
+export function slug(value: string): string {
+  const s = value
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
+  return s || encodeURIComponent(value);
+}
