@@ -9,11 +9,7 @@ import type { ContentStore } from "./types";
  * contract). `getContentStore()` is what the app uses; the rest is for tests, scripts and tools.
  */
 
-export { createContentStore, APP_IDENTITY, NothingToCommitError } from "./store";
-export { ensureContentRepo, SEED_MESSAGE } from "./seed";
-export { StoreRequestError, UnknownRevisionError, RefLockedError, CorruptRepositoryError } from "./errors";
-export { RefConflictError } from "./types";
-export type * from "./types";
+export * from "./api";
 
 const KEY = Symbol.for("field-notes.content-store");
 type Memo = { gitdir: string; store: Promise<ContentStore> };

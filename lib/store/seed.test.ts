@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createContentStore, ensureContentRepo, SEED_MESSAGE } from "./index";
+import { createContentStore, ensureContentRepo, SEED_MESSAGE } from "./api";
 import { fsck, git, seedFolder, tempDir } from "./testing";
 
 const made: string[] = [];

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContentStore, ensureContentRepo, NothingToCommitError, StoreRequestError, UnknownRevisionError, type ContentStore, type Oid } from "./index";
+import { createContentStore, ensureContentRepo, NothingToCommitError, StoreRequestError, UnknownRevisionError, type ContentStore, type Oid } from "./api";
 import { fsck, git, noteFile, seedFolder, tempDir } from "./testing";
 
 const made: string[] = [];
