@@ -1,4 +1,4 @@
-import YAML, { isNode, type Document } from "yaml";
+import YAML, { isCollection, isNode, isScalar, visit, type Document, type YAMLError } from "yaml";
 import type { z } from "zod";
 import { fenceStep, normalizeSection, noteSchema, SECTIONS, type Note, type NoteInput, type SectionKey, type Sections } from "./schema";
 
@@ -72,7 +72,7 @@ function parseUnsafe(source: string): ParseResult {
   if (doc.errors.length > 0) {
     return {
       ok: false,
-      errors: doc.errors.map((e) => ({ line: lineOfOffset(e.pos[0]), field: "front matter", message: e.message.split("\n")[0] ?? e.message })),
+      errors: doc.errors.map((e) => ({ line: lineOfOffset(openedAt(doc, e)), field: "front matter", message: e.message.split("\n")[0] ?? e.message })),
     };
   }
   const front = doc.toJS() as unknown;
@@ -157,6 +157,24 @@ function locate(
     }
   }
   return { line: 2, field, message: issue.message };
+}
+
+/**
+ * YAML reports an unclosed quote or bracket where it gave up, often the end of the front matter;
+ * the writer needs the line where it was opened: the innermost quoted value or flow list/map that
+ * runs up to the error.
+ */
+function openedAt(doc: Document, e: YAMLError): number {
+  const at = e.pos[0];
+  if (e.code !== "MISSING_CHAR" && e.code !== "BAD_INDENT") return at;
+  let opened = -1;
+  visit(doc, (_, node) => {
+    if (!isNode(node) || !node.range) return;
+    const [from, , to] = node.range;
+    const open = isCollection(node) ? node.flow === true : isScalar(node) && (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE");
+    if (open && from < at && at <= to && from > opened) opened = from;
+  });
+  return opened >= 0 ? opened : at;
 }
 
 function offsetToLine(text: string, firstLine: number) {
