@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { authEnvSchema, authConfigOf, AUTH_ENV_KEYS, SECRET_ENV_KEYS, type AuthConfig } from "./env-auth";
 
 /**
  * Configuration by environment, validated once. A bad variable stops start-up with a message that
@@ -11,9 +12,10 @@ const schema = z.object({
   CONTENT_REPO: z.string().min(1, "must be a path to a bare git repository").optional(),
   SITE_URL: z.url("must be an absolute http(s) URL, e.g. https://notes.example.org").optional(),
   PORT: z.coerce.number().int().min(1).max(65535, "must be a TCP port (1-65535)").optional(),
+  ...authEnvSchema.shape,
 });
 
-export type AppConfig = { dataDir: string; contentRepo: string; siteUrl: string | null };
+export type AppConfig = { dataDir: string; contentRepo: string; siteUrl: string | null; auth: AuthConfig };
 
 let cached: AppConfig | null = null;
 
@@ -29,11 +31,18 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const result = schema.safeParse(present);
   if (!result.success) {
-    throw new ConfigError(result.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got "${present[String(i.path[0])]}")`));
+    const got = (key: string) => (SECRET_ENV_KEYS.has(key) ? "a hidden value" : `"${present[key]}"`);
+    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got ${got(String(i.path[0]))})`);
+    // Report the sign-in variables' combinations too, so one start-up names every bad variable.
+    const auth = authConfigOf(present);
+    throw new ConfigError(auth.ok ? problems : [...problems, ...auth.problems]);
   }
   const dataDir = path.resolve(cwd, result.data.DATA_DIR ?? ".data");
   const contentRepo = path.resolve(cwd, result.data.CONTENT_REPO ?? path.join(dataDir, "content.git"));
-  return { dataDir, contentRepo, siteUrl: result.data.SITE_URL?.replace(/\/+$/, "") ?? null };
+  const siteUrl = result.data.SITE_URL?.replace(/\/+$/, "") ?? null;
+  const auth = authConfigOf(result.data);
+  if (!auth.ok) throw new ConfigError(auth.problems);
+  return { dataDir, contentRepo, siteUrl, auth: auth.config };
 }
 
 export function config(): AppConfig {
@@ -42,6 +51,12 @@ export function config(): AppConfig {
     CONTENT_REPO: process.env.CONTENT_REPO,
     SITE_URL: process.env.SITE_URL,
     PORT: process.env.PORT,
+    ...Object.fromEntries(AUTH_ENV_KEYS.map((k) => [k, process.env[k]])),
   });
   return cached;
+}
+
+/** Forget the parsed configuration (tests that change the environment between cases). */
+export function resetConfig(): void {
+  cached = null;
 }

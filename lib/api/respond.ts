@@ -1,0 +1,59 @@
+import { ZodError, type z } from "zod";
+import { RefConflictError, RefLockedError, StoreRequestError, UnknownRevisionError } from "@/lib/store";
+import { ApiError, type ApiErrorBody, type Where } from "./errors";
+
+/** Every studio route handler answers through here: JSON bodies, and errors mapped in one place. */
+
+export function json(body: unknown, status = 200): Response {
+  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ApiError) {
+    const body: ApiErrorBody = { error: { status: error.status, code: error.code, message: error.message, ...error.detail } };
+    return json({ ...body, ...error.extra }, error.status);
+  }
+  if (error instanceof ZodError) {
+    const where = zodWhere(error);
+    return errorResponse(new ApiError(400, "bad-request", `the request is not what this endpoint takes: ${summary(where)}`, { where }));
+  }
+  if (error instanceof RefConflictError) {
+    return errorResponse(new ApiError(409, "stale-revision", `${error.ref} moved while this request ran; reload and try again`));
+  }
+  if (error instanceof RefLockedError) return errorResponse(new ApiError(409, "locked", error.message));
+  if (error instanceof UnknownRevisionError) return errorResponse(new ApiError(404, "unknown-revision", error.message));
+  if (error instanceof StoreRequestError) return errorResponse(new ApiError(400, "bad-request", error.message));
+  console.error("studio API: unexpected error", error);
+  return json({ error: { status: 500, code: "internal", message: "the server failed to answer this request; the error is in its log" } }, 500);
+}
+
+/** Run a handler, answering its errors through errorResponse. */
+export function handle<C>(fn: (request: Request, context: C) => Promise<Response>) {
+  return async (request: Request, context: C): Promise<Response> => {
+    try {
+      return await fn(request, context);
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
+}
+
+/** The request's JSON body parsed with `schema`; malformed JSON and a wrong shape are both 400s. */
+export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const text = await request.text();
+  let value: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      throw new ApiError(400, "bad-json", `the request body is not valid JSON: ${(e as Error).message}`, { where: [{ field: "body", message: "not valid JSON" }] });
+    }
+  }
+  return schema.parse(value);
+}
+
+export function zodWhere(error: ZodError): Where[] {
+  return error.issues.map((i) => ({ field: i.path.map(String).join(".") || "body", message: i.message }));
+}
+
+const summary = (where: Where[]) => where.slice(0, 3).map((w) => `${w.field}: ${w.message}`).join("; ") + (where.length > 3 ? `; and ${where.length - 3} more` : "");
