@@ -1,0 +1,21 @@
+import { buildCapsule, capsuleMarkdown } from "@/lib/agents/capsule";
+import { preflight, serveAgent } from "@/lib/agents/http";
+import { derived } from "@/lib/agents/memo";
+import { parseFileName } from "@/lib/agents/routes";
+import { CAPSULE_FORMATS } from "@/lib/agents/urls";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request, { params }: { params: Promise<{ file: string }> }) {
+  const file = parseFileName((await params).file, CAPSULE_FORMATS);
+  const format = file.ok ? file.format : "md";
+  return serveAgent(request, { variant: `capsule.${format}`, media: format === "json" ? "json" : "markdown" }, ({ view, urls }) => {
+    if (!file.ok) return { status: 404, error: file.error };
+    const note = view.byId.get(file.id);
+    if (!note) return { status: 404, error: `no published note ${file.id}; the compact index lists them at ${urls.indexMd}` };
+    const capsule = derived(view, `capsule ${file.id} ${urls.base}`, () => buildCapsule(note, view, urls));
+    return { body: format === "json" ? capsule : capsuleMarkdown(capsule) };
+  });
+}
+
+export const OPTIONS = preflight;

@@ -1,0 +1,54 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { getPublishedView } from "@/lib/content/published";
+import { siteBase } from "@/lib/agents/http";
+import { createAgentMcpServer } from "@/lib/agents/mcp";
+import { foreignReason } from "@/lib/agents/own-origin";
+import { agentUrls } from "@/lib/agents/urls";
+
+/**
+ * The MCP endpoint (Streamable HTTP, read-only, stateless): every POST gets a new server and
+ * transport over the current published view, answered as JSON. There are no sessions and no
+ * server-sent streams, so GET and DELETE are 405.
+ */
+
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request): Promise<Response> {
+  const foreign = foreignReason(request.headers);
+  if (foreign) return rpcError(403, -32000, `Forbidden: ${foreign}`);
+
+  let view;
+  let urls;
+  try {
+    urls = agentUrls(siteBase(request));
+    view = await getPublishedView();
+  } catch (e) {
+    return rpcError(503, -32603, `the published notes are unavailable: ${(e as Error).message}`);
+  }
+  const server = createAgentMcpServer(view, urls);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    const headers = new Headers(response.headers);
+    headers.set("X-Content-Commit", view.commit);
+    headers.set("Cache-Control", "no-store");
+    return new Response(response.body, { status: response.status, headers });
+  } catch (e) {
+    console.error("MCP request failed", e);
+    return rpcError(500, -32603, `Internal error: ${(e as Error).message}`);
+  } finally {
+    // The JSON answer is complete once handleRequest resolves: nothing outlives the request.
+    await server.close();
+  }
+}
+
+export function GET(): Response {
+  return rpcError(405, -32000, "Method not allowed: this endpoint is stateless; POST JSON-RPC messages to it", { Allow: "POST" });
+}
+
+export const DELETE = GET;
+
+function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers: { ...headers, "Cache-Control": "no-store" } });
+}

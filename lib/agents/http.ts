@@ -1,0 +1,105 @@
+import { getPublishedView, type PublishedView } from "@/lib/content/published";
+import { config } from "@/lib/env";
+import { agentUrls, type AgentUrls } from "./urls";
+
+/**
+ * The one way an agent route answers a GET. Every response names the content commit it was built
+ * from (X-Content-Commit), carries an ETag of that commit, answers a matching If-None-Match with
+ * 304 before doing any work, revalidates on every use, and is readable from any origin. Failures
+ * come back as a clear message in the route's own media type, never as a crash.
+ */
+
+export const MEDIA = {
+  json: "application/json; charset=utf-8",
+  schema: "application/schema+json; charset=utf-8",
+  markdown: "text/markdown; charset=utf-8",
+  text: "text/plain; charset=utf-8",
+} as const;
+export type Media = keyof typeof MEDIA;
+
+export type AgentContext = { view: PublishedView; urls: AgentUrls; request: Request };
+
+/** What a route builds: a body, or a refusal with its HTTP status and what went wrong. */
+export type Built = { body: string | object } | { status: 400 | 404; error: string };
+
+export const CACHE_CONTROL = "public, max-age=0, must-revalidate";
+
+const CORS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "ETag, X-Content-Commit, Link, Vary",
+};
+
+/** The site's own base URL: SITE_URL when configured, else the origin the request came to. */
+export function siteBase(request: Request): string {
+  return config().siteUrl ?? new URL(request.url).origin;
+}
+
+export async function serveAgent(
+  request: Request,
+  options: { variant: string; media: Media; headers?: Record<string, string> },
+  build: (ctx: AgentContext) => Built | Promise<Built>,
+): Promise<Response> {
+  let view: PublishedView;
+  let urls: AgentUrls;
+  try {
+    urls = agentUrls(siteBase(request));
+    view = await getPublishedView();
+  } catch (e) {
+    // The content repository could not be read: say so, and let the client retry.
+    return failure(options.media, 503, `the published notes are unavailable: ${(e as Error).message}`, null, { "Retry-After": "5" });
+  }
+  const etag = `"${view.commit}.${options.variant}"`;
+  const headers: Record<string, string> = {
+    ...CORS,
+    ...options.headers,
+    ETag: etag,
+    "X-Content-Commit": view.commit,
+    "Cache-Control": CACHE_CONTROL,
+    "X-Content-Type-Options": "nosniff",
+  };
+  if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+
+  let built: Built;
+  try {
+    built = await build({ view, urls, request });
+  } catch (e) {
+    console.error(`agent route ${new URL(request.url).pathname} failed`, e);
+    return failure(options.media, 500, `could not build this document: ${(e as Error).message}`, view.commit);
+  }
+  if ("error" in built) return failure(options.media, built.status, built.error, view.commit);
+  const body = typeof built.body === "string" ? built.body : `${JSON.stringify(built.body, null, 2)}\n`;
+  return new Response(body, { status: 200, headers: { ...headers, "Content-Type": MEDIA[options.media] } });
+}
+
+/** The answer to a CORS preflight on any agent GET route. */
+export function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS,
+      "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+      "Access-Control-Allow-Headers": "Accept, If-None-Match",
+      "Access-Control-Max-Age": "86400",
+      Allow: "GET, HEAD, OPTIONS",
+    },
+  });
+}
+
+/** If-None-Match holds `*` or the ETag, compared weakly (a W/ prefix from a proxy still matches). */
+export function etagMatches(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  const strip = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => t.trim() === "*" || strip(t) === strip(etag));
+}
+
+function failure(media: Media, status: number, message: string, commit: string | null, extra: Record<string, string> = {}): Response {
+  const headers: Record<string, string> = { ...CORS, ...extra, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+  if (commit) headers["X-Content-Commit"] = commit;
+  if (media === "json" || media === "schema") {
+    return new Response(`${JSON.stringify({ error: message, status, commit })}\n`, {
+      status,
+      headers: { ...headers, "Content-Type": MEDIA.json },
+    });
+  }
+  return new Response(`${message}\n`, { status, headers: { ...headers, "Content-Type": MEDIA.text } });
+}

@@ -1,0 +1,77 @@
+import YAML from "yaml";
+import type { PublishedView } from "@/lib/content/published";
+import { serializeNote } from "@/lib/notes/markdown";
+import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { flagsLine, limitFlags, limitsOf } from "./limits";
+import { markdownToText } from "./plain-text";
+import type { NoteDocument } from "./schemas";
+import type { AgentUrls } from "./urls";
+
+/**
+ * A published note in the formats an agent reads: Markdown (the note file itself, with the commit
+ * and the meaning of its limits added to the front matter), plain LLM text, and JSON.
+ */
+
+type NoteView = Pick<PublishedView, "commit" | "backlinks">;
+
+/** Front matter keys this module adds to the note file; an agent removes them to commit the file back. */
+export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits"] as const;
+
+export function noteMarkdown(note: Note, view: NoteView): string {
+  const file = serializeNote(note);
+  const added = YAML.stringify(
+    { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note) },
+    { lineWidth: 0, flowCollectionPadding: false },
+  );
+  // The note file's front matter ends at its second "---" line; the read-only keys go just before it.
+  const close = file.indexOf("\n---\n", 3);
+  const comment = `# Read-only, added for agents (remove ${READ_ONLY_KEYS.join(", ")} before committing this file back):\n`;
+  return `${file.slice(0, close + 1)}${comment}${added}${file.slice(close + 1)}`;
+}
+
+export function noteJson(note: Note, view: NoteView, urls: AgentUrls): NoteDocument {
+  return {
+    ...note,
+    status: note.status as NoteDocument["status"],
+    commit: view.commit,
+    status_meaning: STATUS_MEANING[note.status],
+    boundary_meanings: note.boundaries.map((b) => ({ boundary: b, meaning: BOUNDARY_MEANING[b] })),
+    flags: limitFlags(note),
+    limits: limitsOf(note),
+    backlinks: view.backlinks.get(note.id) ?? [],
+    urls: {
+      html: urls.note(note.id),
+      md: urls.noteAs(note.id, "md"),
+      txt: urls.noteAs(note.id, "txt"),
+      json: urls.noteAs(note.id, "json"),
+      capsule_md: urls.capsule(note.id, "md"),
+      capsule_json: urls.capsule(note.id, "json"),
+    },
+  };
+}
+
+/** Plain prose: labelled lines for what the front matter says, then each written section under its name. */
+export function noteText(note: Note, view: NoteView, urls: AgentUrls): string {
+  const head = [
+    `${note.id}: ${note.title}`,
+    "",
+    `Status: ${note.status}. ${STATUS_MEANING[note.status]}`,
+    ...note.boundaries.map((b) => `Boundary: ${b}. ${BOUNDARY_MEANING[b]}`),
+    flagsLine(limitFlags(note)),
+    ...(note.superseded_by ? [`Superseded by: ${note.superseded_by}`] : []),
+    ...(note.retraction_reason ? [`Retraction reason: ${note.retraction_reason}`] : []),
+    `Phase: ${note.phase}`,
+    ...(note.tags.length ? [`Tags: ${note.tags.join(", ")}`] : []),
+    ...(note.core ? [`Core decision ${note.core.rank}: ${note.core.label}`] : []),
+    ...(note.related.length ? [`Related: ${note.related.join(", ")}`] : []),
+    `Source: ${urls.note(note.id)} (commit ${view.commit})`,
+    "",
+    "Summary",
+    note.summary,
+  ];
+  const body = SECTIONS.flatMap(({ key, heading }) => {
+    const text = markdownToText(note.sections[key]);
+    return text ? ["", heading, text] : [];
+  });
+  return `${[...head, ...body].join("\n")}\n`;
+}

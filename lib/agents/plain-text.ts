@@ -1,0 +1,103 @@
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import { unified } from "unified";
+
+/**
+ * Markdown as plain prose for a language model: paragraphs, list items and code keep their shape,
+ * while emphasis marks, heading hashes, backticks and link syntax go. A link keeps its target in
+ * parentheses, because the target is information and the brackets are not.
+ */
+
+type MdNode = {
+  type: string;
+  value?: string;
+  url?: string;
+  alt?: string | null;
+  ordered?: boolean | null;
+  start?: number | null;
+  children?: MdNode[];
+};
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+export function markdownToText(markdown: string): string {
+  if (!markdown.trim()) return "";
+  return blocks(parser.parse(markdown) as MdNode).replace(/\n{3,}/g, "\n\n").trim();
+}
+
+/** One line of plain text: for capsule fields and index entries, where a line break is noise. */
+export function markdownToLine(markdown: string): string {
+  return markdownToText(markdown).replace(/\s+/g, " ").trim();
+}
+
+function blocks(node: MdNode): string {
+  return (node.children ?? []).map(block).filter((b) => b.trim() !== "").join("\n\n");
+}
+
+function block(node: MdNode): string {
+  switch (node.type) {
+    case "paragraph":
+    case "heading":
+      return inline(node).trim();
+    case "list":
+      return list(node);
+    case "code":
+      return indent(node.value ?? "", "    ");
+    case "blockquote":
+      return indent(blocks(node), "  ");
+    case "table":
+      return (node.children ?? []).map((row) => (row.children ?? []).map((cell) => inline(cell).trim()).join(" | ")).join("\n");
+    case "html":
+      return stripTags(node.value ?? "");
+    case "thematicBreak":
+    case "definition":
+      return "";
+    default:
+      return node.children ? blocks(node) : (node.value ?? "");
+  }
+}
+
+function list(node: MdNode): string {
+  let n = node.start ?? 1;
+  return (node.children ?? [])
+    .map((item) => {
+      const marker = node.ordered ? `${n++}. ` : "- ";
+      // Items of a tight list are one block each; a loose item's paragraphs stay apart.
+      const body = (item.children ?? []).map(block).filter((b) => b.trim() !== "").join("\n");
+      return marker + indent(body, " ".repeat(marker.length)).slice(marker.length);
+    })
+    .join("\n");
+}
+
+function inline(node: MdNode): string {
+  switch (node.type) {
+    case "text":
+    case "inlineCode":
+      return node.value ?? "";
+    case "break":
+      return "\n";
+    case "html":
+      return stripTags(node.value ?? "");
+    case "image":
+      return node.alt ?? "";
+    case "link": {
+      const text = (node.children ?? []).map(inline).join("");
+      const url = node.url ?? "";
+      // An autolink's text is its target already; a footnote-style anchor (#x) says nothing alone.
+      return !url || url === text || url === `mailto:${text}` || url.startsWith("#") ? text : `${text} (${url})`;
+    }
+    default:
+      return (node.children ?? []).map(inline).join("");
+  }
+}
+
+function indent(text: string, pad: string): string {
+  return text
+    .split("\n")
+    .map((l) => (l ? pad + l : l))
+    .join("\n");
+}
+
+function stripTags(html: string): string {
+  return html.replace(/<[^>]*>/g, "").trim();
+}

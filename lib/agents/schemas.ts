@@ -1,0 +1,134 @@
+import { z } from "zod";
+import { BOUNDARIES, frontMatterSchema, noteIdSchema, sectionsSchema, STATUSES } from "@/lib/notes/schema";
+import type { SchemaName } from "./urls";
+
+/**
+ * The shapes of every JSON document the agent surface serves. The JSON Schemas published at
+ * /agents/schema/<name>.json are generated from these, so the documentation cannot drift from
+ * the responses; the tests validate real responses against the published schemas.
+ */
+
+const commit = z.string().regex(/^[0-9a-f]{40}$/).describe("The commit on main the document was built from.");
+const url = z.url();
+
+/** Only published statuses ever reach an agent: a draft is never in any agent document. */
+export const publishedStatusSchema = z.enum(STATUSES).exclude(["draft"]);
+
+export const flagsSchema = z
+  .object({
+    hypothesis: z.boolean().describe("Proposed, not verified: a plan to test, never a result."),
+    structural_only: z.boolean().describe("Proves structure only: no numerical quality, codec or performance claim."),
+    pinned_not_supported: z.boolean().describe("Works against a pinned reference only: not a supported product path."),
+  })
+  .strict()
+  .describe("Hard limits as booleans. Any true flag limits what the note may be used for.");
+
+export const limitSchema = z
+  .object({ flag: z.enum(["hypothesis", ...BOUNDARIES]), meaning: z.string() })
+  .strict()
+  .describe("One hard limit that applies, with what it forbids.");
+
+const boundarySchema = z.object({ boundary: z.enum(BOUNDARIES), meaning: z.string() }).strict();
+
+export const indexEntrySchema = z
+  .object({
+    id: noteIdSchema,
+    title: z.string(),
+    decision: z.string().describe("The decision in one line (the first sentence of the note's Decision, clipped to fit the entry)."),
+    status: publishedStatusSchema,
+    boundaries: z.array(z.enum(BOUNDARIES)),
+    flags: flagsSchema,
+    limits: z.array(limitSchema),
+    tags: z.array(z.string()),
+    phase: z.string(),
+    core_rank: z.int().min(1).nullable().describe("Rank among the core decisions to start with, or null."),
+    urls: z
+      .object({ capsule_md: url, capsule_json: url, note_html: url, note_md: url, note_txt: url, note_json: url })
+      .strict(),
+  })
+  .strict();
+export type IndexEntry = z.infer<typeof indexEntrySchema>;
+
+export const indexSchema = z
+  .object({
+    commit,
+    site: z.object({ title: z.string(), url, guide: url }).strict(),
+    retrieval: z.string().describe("The retrieval protocol agents follow."),
+    statuses: z.record(publishedStatusSchema, z.string()).describe("What each status means."),
+    legend: z.array(limitSchema).describe("Every hard limit with its meaning."),
+    count: z.int().min(0),
+    entries: z.array(indexEntrySchema),
+  })
+  .strict();
+export type IndexDocument = z.infer<typeof indexSchema>;
+
+export const searchSchema = z
+  .object({
+    commit,
+    query: z.string(),
+    limit: z.int().min(1),
+    count: z.int().min(0),
+    results: z.array(
+      indexEntrySchema
+        .extend({
+          score: z.number(),
+          field: z.string().describe("The field where the best match is."),
+          passage: z.string().describe("Plain text around the match."),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type SearchDocument = z.infer<typeof searchSchema>;
+
+export const capsuleSchema = z
+  .object({
+    commit,
+    id: noteIdSchema,
+    title: z.string(),
+    status: publishedStatusSchema,
+    status_meaning: z.string(),
+    boundaries: z.array(boundarySchema),
+    flags: flagsSchema,
+    limits: z.array(limitSchema),
+    decision: z.string(),
+    invariant: z.string(),
+    rejected_shortcut: z.string(),
+    claim_boundary: z.string(),
+    evidence: z.object({ summary: z.string(), url }).strict().describe("Where the evidence is."),
+    related: z.array(z.object({ id: noteIdSchema, title: z.string(), status: publishedStatusSchema, capsule_url: url }).strict()),
+    superseded_by: noteIdSchema.nullable(),
+    open_full_note: z.object({ when: z.string(), url }).strict(),
+  })
+  .strict();
+export type Capsule = z.infer<typeof capsuleSchema>;
+
+/** The full note as JSON: the note file's own fields, plus the limits spelled out and where it lives. */
+export const noteDocumentSchema = frontMatterSchema
+  .extend({
+    status: publishedStatusSchema,
+    sections: sectionsSchema,
+    commit,
+    status_meaning: z.string(),
+    boundary_meanings: z.array(boundarySchema),
+    flags: flagsSchema,
+    limits: z.array(limitSchema),
+    backlinks: z.array(noteIdSchema).describe("Published notes that mention or relate to this one."),
+    urls: z.object({ html: url, md: url, txt: url, json: url, capsule_md: url, capsule_json: url }).strict(),
+  })
+  .strict();
+export type NoteDocument = z.infer<typeof noteDocumentSchema>;
+
+export const AGENT_SCHEMAS: Record<SchemaName, { schema: z.ZodType; title: string }> = {
+  note: { schema: noteDocumentSchema, title: "Field note (full)" },
+  "index-entry": { schema: indexEntrySchema, title: "Compact index entry" },
+  capsule: { schema: capsuleSchema, title: "Retrieval capsule" },
+  index: { schema: indexSchema, title: "Compact index" },
+  search: { schema: searchSchema, title: "Search results" },
+};
+
+/** The published JSON Schema (draft 2020-12) of one document, identified by its own URL. */
+export function jsonSchemaOf(name: SchemaName, id: string): Record<string, unknown> {
+  const { schema, title } = AGENT_SCHEMAS[name];
+  return { ...z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" }), $id: id, title };
+}

@@ -1,0 +1,34 @@
+/**
+ * Where each agent format lives. One place builds every URL, so the index, capsules, llms.txt,
+ * the guide and the MCP tools cannot disagree about a path. `base` is the site's origin for
+ * absolute URLs, or "" for root-relative links inside a document that names its origin once.
+ */
+
+export const NOTE_FORMATS = ["md", "txt", "json"] as const;
+export type NoteFormat = (typeof NOTE_FORMATS)[number];
+
+export const CAPSULE_FORMATS = ["md", "json"] as const;
+export type CapsuleFormat = (typeof CAPSULE_FORMATS)[number];
+
+export const SCHEMA_NAMES = ["note", "index-entry", "capsule", "index", "search"] as const;
+export type SchemaName = (typeof SCHEMA_NAMES)[number];
+
+export function agentUrls(base: string) {
+  return {
+    base,
+    home: `${base}/`,
+    guide: `${base}/agents`,
+    indexMd: `${base}/agents/index.md`,
+    indexJson: `${base}/agents/index.json`,
+    llms: `${base}/llms.txt`,
+    llmsFull: `${base}/llms-full.txt`,
+    mcp: `${base}/agents/mcp`,
+    search: (q: string, limit?: number) =>
+      `${base}/agents/search.json?q=${encodeURIComponent(q)}${limit === undefined ? "" : `&limit=${limit}`}`,
+    schema: (name: SchemaName) => `${base}/agents/schema/${name}.json`,
+    note: (id: string) => `${base}/notes/${id}`,
+    noteAs: (id: string, format: NoteFormat) => `${base}/notes/${id}.${format}`,
+    capsule: (id: string, format: CapsuleFormat) => `${base}/agents/capsules/${id}.${format}`,
+  };
+}
+export type AgentUrls = ReturnType<typeof agentUrls>;
