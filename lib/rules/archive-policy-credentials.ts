@@ -12,7 +12,7 @@ import type { PolicyHit } from "./archive-policy-patterns";
 
 // secretlint 11's profiler records a performance mark per rule per lint and scans every recorded
 // mark on each new one, so a long-running server slows down quadratically and never frees them
-// (secretlint/secretlint#1633, fixed upstream in v13 by making profiling opt-in). We never read the
+// (secretlint/secretlint#1633; upstream made profiling opt-in in #1673, after v12). We never read the
 // profile, so marks are switched off for this process.
 secretLintProfiler.mark = () => {};
 
@@ -119,7 +119,8 @@ function looksLikeSecret(value: string): boolean {
 const ASSIGNMENT =
   /(?<![\w-])(?:password|passwd|passphrase|api[_-]?key|api[_-]?token|access[_-]?token|auth[_-]?token|secret[_-]?key|client[_-]?secret|secret)["']?[ \t]*[:=][ \t]*["']?([^\s"'`,;()[\]{}<>]{6,})/gi;
 const BEARER = /(?<![\w-])Bearer[ \t]+([A-Za-z0-9._~+/-]{16,}=*)/g;
-const URL_USERINFO = /\b[a-z][a-z0-9+.-]*:\/\/([^\s/?#@:]+):([^\s/?#@]+)@[^\s/?#]+/gi;
+// The scheme must start a word; without the look-behind, "a.a.a.…" is scanned from every dot (quadratic).
+const URL_USERINFO = /(?<![\w+.-])[a-z][a-z0-9+.-]*:\/\/([^\s/?#@:]+):([^\s/?#@]+)@[^\s/?#]+/gi;
 
 function extraHits(text: string): PolicyHit[] {
   const hits: PolicyHit[] = [];

@@ -46,12 +46,24 @@ describe("archive policy: planted violations", () => {
     const [token] = await scanText("summary", `token ${"ghp_"}${fake(36, 99)}`);
     expect(token?.message).toMatch(/^GitHub token: .*delete it/);
     expect(token?.excerpt).toBe("ghp_…");
+    const url = await scanText("summary", `Push to ${["https://user", "pass@host/repo.git"].join(":")}`);
+    expect(url.map((f) => [f.rule, f.excerpt])).toEqual([
+      ["credential", "https://user:…@host"],
+      ["private-url", "https://user:…@host/repo.git"],
+    ]);
     for (const { title, why } of Object.values(POLICY_RULES)) expect(title.length * why.length).toBeGreaterThan(0);
   });
 
   it("an AWS access key id is caught on its own, not only next to its secret", async () => {
     const findings = await scanText("summary", `Key id ${"AKIA"}${fake(16, 5, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")} was used.`);
     expect(findings.map(where)).toEqual([{ rule: "credential", line: 1, column: 8 }]);
+  });
+
+  it("scanning leaves no performance marks behind, so a long-running server does not slow down", async () => {
+    // secretlint 11 marks every rule run and rescans all marks on each new one (secretlint#1633).
+    for (let i = 0; i < 20; i++) await scanText("summary", `run ${i}: ${"ghp_"}${fake(36, i + 1)}`);
+    const marks = performance.getEntriesByType("mark").filter((m) => m.name.startsWith("@core>"));
+    expect(marks).toEqual([]);
   });
 
   it("a secretlint-disable comment in a note does not switch the policy off", async () => {
