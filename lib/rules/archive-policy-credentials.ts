@@ -12,7 +12,7 @@ import type { PolicyHit } from "./archive-policy-patterns";
 
 // secretlint 11's profiler records a performance mark per rule per lint and scans every recorded
 // mark on each new one, so a long-running server slows down quadratically and never frees them
-// (secretlint/secretlint#1633; upstream made profiling opt-in in #1673, after v12). We never read the
+// (secretlint/secretlint#1633; upstream later made profiling opt-in, #1673). We never read the
 // profile, so marks are switched off for this process.
 secretLintProfiler.mark = () => {};
 
