@@ -1,4 +1,8 @@
 import * as git from "isomorphic-git";
+import type { FsClient } from "isomorphic-git";
+import { FileSystem } from "isomorphic-git/models";
+import fs from "node:fs";
+import path from "node:path";
 import zlib from "node:zlib";
 import { createHash } from "node:crypto";
 import { gitFs } from "./git-fs";
@@ -6,17 +10,23 @@ import { CorruptRepositoryError } from "./errors";
 import type { Oid } from "./types";
 
 /**
- * Object I/O: isomorphic-git finds and stores objects (loose files and packs). Loose objects are
- * requested still deflated and inflated with node's zlib, and new objects are hashed and deflated
- * here before isomorphic-git writes them: its own paths run every object through web streams,
- * which costs milliseconds per object and would make one save slower than `git commit`.
+ * Object I/O. A loose object is one zlib-deflated file (objects/ab/cdef…), read here directly with
+ * node's zlib; packed objects, and every write, go through isomorphic-git. New objects are hashed
+ * and deflated here before isomorphic-git stores them: its own paths run each object through web
+ * streams and a JavaScript inflater, a millisecond or more per object, so a cold index of 10,000
+ * notes took seconds and one save cost more than `git commit`.
  */
 
 export type ObjectType = "blob" | "tree" | "commit" | "tag";
 export type GitObject = { type: ObjectType; content: Buffer };
 
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+const HEX_OID = /^[0-9a-f]{40}$/;
 const TYPES = new Set<string>(["blob", "tree", "commit", "tag"]);
+/** How long one listing of objects/pack is trusted; a read that misses re-lists at once. */
+const PACK_LIST_MS = 1000;
+// One shared error: isomorphic-git only looks at its code, and building a stack per miss is slow.
+const NOT_LOOSE = Object.assign(new Error("ENOENT: object is not loose"), { code: "ENOENT" });
 
 export function hashObject(type: ObjectType, content: Uint8Array): { oid: Oid; wrapped: Buffer } {
   const wrapped = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
@@ -26,25 +36,94 @@ export function hashObject(type: ObjectType, content: Uint8Array): { oid: Oid; w
 export class ObjectDb {
   /** isomorphic-git's cache: keeps pack indexes (and packs) between reads. */
   private readonly packCache = {};
+  private readonly iso: FsClient;
+  private readonly packDir: string;
+  /** Loose paths just found missing: isomorphic-git's own loose lookup for them fails at once. */
+  private readonly packedOnly = new Set<string>();
+  private packList: { at: number; list: Promise<string[]> } | null = null;
   readonly counters = { objectsRead: 0, objectsWritten: 0 };
 
-  constructor(readonly gitdir: string) {}
+  constructor(readonly gitdir: string) {
+    this.packDir = path.join(gitdir, "objects", "pack");
+    const gitdirStat = fs.promises.stat(gitdir);
+    gitdirStat.catch(() => undefined);
+    // One wrapped file system for every call (isomorphic-git re-wraps a plain one on each call), with
+    // the lookups it repeats per object answered from memory: the gitdir's stat and the pack listing.
+    this.iso = new FileSystem({
+      promises: {
+        ...gitFs.promises,
+        readFile: (file: string, options?: unknown) =>
+          this.packedOnly.has(file) ? Promise.reject(NOT_LOOSE) : gitFs.promises.readFile(file, options as never),
+        readdir: (dir: string, options?: unknown) => (dir === this.packDir ? this.listPacks() : fs.promises.readdir(dir, options as never)),
+        stat: (file: string) => (file === gitdir ? gitdirStat : fs.promises.stat(file)),
+      },
+    }) as unknown as FsClient;
+  }
 
   /** The object, or null when the repository does not have it. */
   async read(oid: Oid): Promise<GitObject | null> {
     if (oid === EMPTY_TREE) return { type: "tree", content: Buffer.alloc(0) };
+    if (!HEX_OID.test(oid)) return null;
+    const file = path.join(this.gitdir, "objects", oid.slice(0, 2), oid.slice(2));
+    const loose = this.readLoose(oid, file);
+    if (loose) return loose;
+    this.packedOnly.add(file);
+    try {
+      const found = await this.readPacked(oid);
+      if (found) return found;
+      // Not in any pack we listed: a push or gc may have just added one.
+      this.forgetPackList();
+      return await this.readPacked(oid, true);
+    } finally {
+      this.packedOnly.delete(file);
+    }
+  }
+
+  private readLoose(oid: Oid, file: string): GitObject | null {
+    // Synchronous on purpose: a loose object is a few kB, and fs.promises.readFile's four thread-pool
+    // round trips (open, fstat, read, close) cost more than the read itself. existsSync does not
+    // throw, so the miss for a packed object costs no exception.
+    if (!fs.existsSync(file)) return null;
+    let deflated: Buffer;
+    try {
+      deflated = fs.readFileSync(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return null; // pruned between the two calls
+      throw e;
+    }
+    this.counters.objectsRead++;
+    return unwrap(oid, zlib.inflateSync(deflated));
+  }
+
+  private async readPacked(oid: Oid, fresh = false): Promise<GitObject | null> {
     let result: { format: string; type?: string; object: unknown };
     try {
-      result = await git.readObject({ fs: gitFs, gitdir: this.gitdir, oid, format: "deflated", cache: this.packCache });
+      result = await git.readObject({ fs: this.iso, gitdir: this.gitdir, oid, format: "content", cache: this.packCache });
     } catch (e) {
       if ((e as { code?: string }).code === "NotFoundError") return null;
-      throw e;
+      // A pack named in a stale listing may have been removed by `git gc`: one retry with a fresh listing.
+      if (fresh) throw e;
+      this.forgetPackList();
+      return this.readPacked(oid, true);
     }
     this.counters.objectsRead++;
     const data = Buffer.from(result.object as Uint8Array);
     if (result.format === "content") return { type: checkType(oid, result.type), content: data };
-    const wrapped = result.format === "deflated" ? zlib.inflateSync(data) : data;
-    return unwrap(oid, wrapped);
+    return unwrap(oid, result.format === "deflated" ? zlib.inflateSync(data) : data);
+  }
+
+  private listPacks(): Promise<string[]> {
+    if (this.packList && Date.now() - this.packList.at < PACK_LIST_MS) return this.packList.list;
+    const list = fs.promises.readdir(this.packDir).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT") return [];
+      throw e;
+    });
+    this.packList = { at: Date.now(), list };
+    return list;
+  }
+
+  private forgetPackList(): void {
+    this.packList = null;
   }
 
   async readType(oid: Oid, type: ObjectType): Promise<Buffer | null> {
@@ -54,15 +133,11 @@ export class ObjectDb {
     return object.content;
   }
 
-  async has(oid: Oid): Promise<boolean> {
-    return (await this.read(oid)) !== null;
-  }
-
   async write(type: ObjectType, content: Uint8Array): Promise<Oid> {
     const { oid, wrapped } = hashObject(type, content);
     // Level 1 is git's own default for loose objects: big trees compress fast, small ones barely differ.
     const deflated = zlib.deflateSync(wrapped, { level: 1 });
-    await git.writeObject({ fs: gitFs, gitdir: this.gitdir, oid, object: deflated, format: "deflated" });
+    await git.writeObject({ fs: this.iso, gitdir: this.gitdir, oid, object: deflated, format: "deflated" });
     this.counters.objectsWritten++;
     return oid;
   }
