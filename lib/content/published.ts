@@ -30,8 +30,14 @@ export async function getPublishedView(): Promise<PublishedView> {
   const store = await getContentStore();
   const commit = await store.resolve(PUBLISHED_REF);
   if (!commit) throw new Error(`the content repository has no ${PUBLISHED_REF}`);
-  if (last?.commit !== commit) last = { commit, view: buildView(commit) };
-  return last.view;
+  if (last?.commit === commit) return last.view;
+  const view = buildView(commit);
+  last = { commit, view };
+  // A failed build (a broken site.yaml, a read error) is retried on the next request, not kept.
+  view.catch(() => {
+    if (last?.view === view) last = null;
+  });
+  return view;
 }
 
 async function buildView(commit: Oid): Promise<PublishedView> {

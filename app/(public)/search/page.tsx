@@ -1,0 +1,103 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { connection } from "next/server";
+import { CommitLine } from "@/components/commit-line";
+import { Highlight } from "@/components/highlight";
+import { SearchForm } from "@/components/search-form";
+import { StatusBadge } from "@/components/status-badge";
+import { getPublishedView } from "@/lib/content/published";
+import { pageMetadata } from "@/lib/public/meta";
+import { noteUrl, searchUrl } from "@/lib/render/urls";
+import { FIELD_LABEL, searchNotes } from "@/lib/search";
+
+/** Full-text search, on the server: /search?q=sparse+attention works without JavaScript and can be shared. */
+
+const SHOWN_ABOVE = new Set(["title", "id"]);
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+async function query(searchParams: Props["searchParams"]) {
+  const q = (await searchParams).q;
+  return (Array.isArray(q) ? q[0] : q)?.trim().slice(0, 500) ?? "";
+}
+
+export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
+  await connection();
+  const q = await query(searchParams);
+  return {
+    ...pageMetadata({
+      title: q ? `Search: ${q}` : "Search",
+      description: "Search every field of the published notes: title, summary, tags, phase, status and every section.",
+      path: q ? searchUrl(q) : "/search",
+    }),
+    // Result pages are endless permutations of the notes themselves.
+    robots: { index: false, follow: true },
+  };
+}
+
+export default async function SearchPage({ searchParams }: Props) {
+  await connection();
+  const q = await query(searchParams);
+  const view = await getPublishedView();
+  const hits = q ? searchNotes(view, q, { limit: 50 }) : [];
+  return (
+    <>
+      <header className="page-head">
+        <p className="kicker">
+          <Link href="/">{view.site.title}</Link>
+        </p>
+        <h1>Search</h1>
+        <SearchForm q={q} id="search-page-q" />
+      </header>
+      {q ? (
+        <section aria-labelledby="results-heading">
+          <h2 id="results-heading" className="results-count" role="status">
+            {hits.length === 0 ? `No note matches “${q}”` : `${hits.length} ${hits.length === 1 ? "note matches" : "notes match"} “${q}”`}
+          </h2>
+          {hits.length === 0 ? (
+            <p className="empty">
+              Try fewer words, another spelling, a tag or an ID such as AFN-016; or browse <Link href="/#records">all decision records</Link>.
+            </p>
+          ) : (
+            <ol className="results">
+              {hits.map((hit) => {
+                const note = view.byId.get(hit.id);
+                if (!note) return null;
+                return (
+                  <li key={hit.id} className="result">
+                    <p className="card__meta">
+                      <span className="id">{note.id}</span>
+                      <StatusBadge status={note.status} />
+                    </p>
+                    <h3 className="card__title">
+                      <Link href={noteUrl(note.id)}>
+                        <Highlight text={note.title} terms={hit.terms} />
+                      </Link>
+                    </h3>
+                    {SHOWN_ABOVE.has(hit.field) ? (
+                      // The match is in the title just shown: the summary says more than repeating it.
+                      <p className="result__passage">
+                        <Highlight text={note.summary} terms={hit.terms} />
+                      </p>
+                    ) : (
+                      <p className="result__passage">
+                        <span className="result__field">Matched in {FIELD_LABEL[hit.field] ?? hit.field}:</span>{" "}
+                        <Highlight text={hit.passage} terms={hit.terms} />
+                      </p>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+        </section>
+      ) : (
+        <p className="section-intro">
+          Searches every field of the {view.notes.length} published notes: titles, summaries, tags, phases, statuses and each
+          section. Results are ranked; the passage that matched is shown.
+        </p>
+      )}
+      <CommitLine commit={view.commit} />
+    </>
+  );
+}

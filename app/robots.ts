@@ -1,0 +1,15 @@
+import type { MetadataRoute } from "next";
+import { siteOrigin } from "@/lib/public/origin";
+
+/** Crawlers may read the public archive and the agent formats; the studio and result permutations are not for them. */
+
+export const dynamic = "force-dynamic";
+
+export default async function robots(): Promise<MetadataRoute.Robots> {
+  const origin = await siteOrigin();
+  return {
+    rules: [{ userAgent: "*", allow: "/", disallow: ["/studio", "/api/", "/search"] }],
+    sitemap: `${origin}/sitemap.xml`,
+    host: origin,
+  };
+}
