@@ -1,0 +1,63 @@
+import { getContentStore, RefConflictError } from "@/lib/store";
+import { serializeNote } from "@/lib/notes/markdown";
+import { parseSite, SITE_FILE } from "@/lib/content/site";
+import { commitPerson, type StudioActor } from "@/lib/auth/identity";
+import { ApiError } from "@/lib/api/errors";
+import { blankFields, composeNote, validateNote } from "@/lib/validations/note";
+import type { CreateNoteRequest } from "@/lib/validations/studio";
+import { describeSave } from "./describe-change";
+import { policyFindings } from "./policy";
+import { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, notePath } from "./refs";
+
+/**
+ * "New note": the next free id, counted over main and every draft branch, claimed by creating
+ * drafts/<id> with a compare-and-swap from nothing. Two authors asking at once both try the same
+ * number; one creates the branch, the other's swap fails and it moves on to the next number.
+ */
+
+const ATTEMPTS = 50;
+
+export async function createNote(actor: StudioActor, request: CreateNoteRequest): Promise<{ id: string; revision: string }> {
+  const store = await getContentStore();
+  // Branches first, then main: publishing writes main before deleting its branch, so a published
+  // draft's id is always seen in one of the two.
+  const drafts = await store.listRefs(DRAFTS_PREFIX);
+  const mainHead = await store.resolve(MAIN_REF);
+  if (!mainHead) throw new Error(`the content repository has no ${MAIN_REF}`);
+  const [main, siteText] = await Promise.all([store.snapshot(mainHead), store.readFile(mainHead, SITE_FILE)]);
+  const prefix = siteText ? parseSite(siteText).id_prefix : "AFN";
+
+  const taken = new Set([...main.notes.map((n) => n.id), ...drafts.flatMap((d) => idOfDraftRef(d.ref) ?? [])]);
+  const numbers = [...taken].flatMap((id) => (id.startsWith(`${prefix}-`) ? [Number(id.slice(prefix.length + 1))] : []));
+  const order = Math.max(0, ...main.notes.flatMap((n) => (n.ok ? [n.note.order] : []))) + 1;
+
+  let n = Math.max(0, ...numbers) + 1;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++, n++) {
+    const id = `${prefix}-${String(n).padStart(3, "0")}`;
+    if (taken.has(id)) continue;
+    try {
+      if (!request.note) {
+        // Claim the id without writing a note: the first save writes it.
+        await store.updateRef(draftRef(id), null, mainHead);
+        return { id, revision: mainHead };
+      }
+      const checked = validateNote(composeNote({ id, status: "draft", order }, { ...blankFields(), ...request.note }));
+      if (!checked.ok) throw new ApiError(422, "invalid-note", `the note is not valid: ${checked.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, { where: checked.problems });
+      const findings = await policyFindings(checked.note);
+      if (findings.length) throw new ApiError(422, "policy", `the archive policy refuses this text: ${findings.map((f) => `${f.field} line ${f.line}: ${f.message}`).join("; ")}`, { where: findings });
+      const revision = await store.commit({
+        ref: draftRef(id),
+        expected: null,
+        parent: mainHead,
+        author: commitPerson(actor),
+        message: describeSave(id, null, checked.note),
+        changes: { [notePath(id)]: serializeNote(checked.note) },
+      });
+      return { id, revision: revision.commit };
+    } catch (e) {
+      if (e instanceof RefConflictError) continue; // someone else took this number a moment ago
+      throw e;
+    }
+  }
+  throw new ApiError(409, "busy", `no free note id found after ${ATTEMPTS} tries (many notes are being created at once); try again`);
+}

@@ -1,0 +1,56 @@
+import { getContentStore } from "@/lib/store";
+import type { Oid, Person } from "@/lib/store/types";
+import { isPublishedStatus, type Status } from "@/lib/notes/schema";
+import type { StudioActor } from "@/lib/auth/identity";
+import { DRAFTS_PREFIX, idOfDraftRef, MAIN_REF, notePath } from "./refs";
+
+/** The studio's list: every draft and every published note, with status and last change. */
+
+export type NoteListEntry = {
+  id: string;
+  title: string;
+  /** The status the studio works on: the draft's when there is one. */
+  status: Status | null;
+  /** Status on main, when published. */
+  publishedStatus: Status | null;
+  draft: boolean;
+  /** The draft's file does not parse (edited outside the studio). */
+  invalid: boolean;
+  lastChange: { commit: Oid; date: string; author: Person } | null;
+};
+
+export async function listNotes(_actor: StudioActor): Promise<NoteListEntry[]> {
+  const store = await getContentStore();
+  const drafts = await store.listRefs(DRAFTS_PREFIX);
+  const mainHead = await store.resolve(MAIN_REF);
+  if (!mainHead) throw new Error(`the content repository has no ${MAIN_REF}`);
+  const main = await store.snapshot(mainHead);
+  const published = new Map(main.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [[n.id, n.note]] : [])));
+  const draftHeads = new Map(drafts.flatMap((d) => {
+    const id = idOfDraftRef(d.ref);
+    return id ? [[id, d.oid]] : [];
+  }));
+
+  const ids = [...new Set([...draftHeads.keys(), ...published.keys()])];
+  const entries = await Promise.all(
+    ids.map(async (id): Promise<NoteListEntry> => {
+      const head = draftHeads.get(id) ?? mainHead;
+      const stored = draftHeads.has(id) ? await store.readNote(id, head) : null;
+      const onMain = published.get(id) ?? null;
+      const note = stored?.ok ? stored.note : draftHeads.has(id) ? null : onMain;
+      const [last] = await store.history(notePath(id), head, { limit: 1 });
+      return {
+        id,
+        title: note?.title ?? (stored ? "(a file that is not a valid note)" : "(new, not saved yet)"),
+        status: note?.status ?? (stored ? null : "draft"),
+        publishedStatus: onMain?.status ?? null,
+        draft: draftHeads.has(id),
+        invalid: stored !== null && !stored.ok,
+        lastChange: last ? { commit: last.commit, date: last.date, author: last.author } : null,
+      };
+    }),
+  );
+  // Drafts first (what is being worked on), newest change first; then the published notes by id, newest first.
+  const time = (e: NoteListEntry) => (e.lastChange ? Date.parse(e.lastChange.date) : Infinity);
+  return entries.sort((a, b) => Number(b.draft) - Number(a.draft) || (a.draft ? time(b) - time(a) : 0) || b.id.localeCompare(a.id, "en", { numeric: true }));
+}

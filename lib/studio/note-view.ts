@@ -1,0 +1,57 @@
+import type { NoteError } from "@/lib/notes/markdown";
+import type { Note, Status } from "@/lib/notes/schema";
+import type { Oid, Person } from "@/lib/store/types";
+import type { Where } from "@/lib/api/errors";
+import { blankFields, fieldsOf, type NoteFields } from "@/lib/validations/note";
+import { policyFindings } from "./policy";
+import { isOnMain, publishedIds, revisionAuthors, revisionsOf, type WorkingCopy } from "./working-copy";
+
+/** What the studio shows of one note, and what GET /api/studio/notes/<id> answers. */
+export type NoteView = {
+  id: string;
+  source: WorkingCopy["source"];
+  /** Send this back with a save, a status change or a publish: a stale one answers 409. */
+  revision: Oid;
+  /** The revision reviewers approve and the status machine checks: the draft's head, or the commit that last changed the note on main. */
+  noteRevision: Oid;
+  status: Status;
+  /** The stored note; null for a draft never saved, or a file that does not parse. */
+  note: Note | null;
+  /** What the editor opens with. */
+  fields: NoteFields;
+  /** Why the stored file is not a valid note (edited outside the studio), by line and field. */
+  errors: NoteError[];
+  /** Archive-policy findings in the stored note. */
+  findings: Where[];
+  published: boolean;
+  lastChange: { commit: Oid; date: string; author: Person; message: string } | null;
+  revisionAuthors: string[];
+  publishedIds: string[];
+};
+
+export async function viewOf(copy: WorkingCopy): Promise<NoteView> {
+  const stored = copy.stored;
+  const note = stored?.ok ? stored.note : null;
+  const [findings, last, authors, published] = await Promise.all([
+    note ? policyFindings(note) : Promise.resolve([]),
+    revisionsOf(copy, 1),
+    revisionAuthors(copy),
+    publishedIds(copy.mainHead),
+  ]);
+  const change = last[0];
+  return {
+    id: copy.id,
+    source: copy.source,
+    revision: copy.revision,
+    noteRevision: copy.draftHead ?? change?.commit ?? copy.mainHead,
+    status: note?.status ?? "draft",
+    note,
+    fields: note ? fieldsOf(note) : blankFields(),
+    errors: stored && !stored.ok ? stored.errors : [],
+    findings,
+    published: isOnMain(copy),
+    lastChange: change ? { commit: change.commit, date: change.date, author: change.author, message: change.message } : null,
+    revisionAuthors: authors,
+    publishedIds: [...published].sort(),
+  };
+}
