@@ -28,7 +28,7 @@ export function errorResponse(error: unknown): Response {
 }
 
 /** Run a handler, answering its errors through errorResponse. */
-export function handle<C>(fn: (request: Request, context: C) => Promise<Response>) {
+export function handle<C = { params: Promise<unknown> }>(fn: (request: Request, context: C) => Promise<Response>) {
   return async (request: Request, context: C): Promise<Response> => {
     try {
       return await fn(request, context);

@@ -61,7 +61,7 @@ export function request(caller: Caller, method: string, pathname: string, body?:
 
 export const params = <T extends Record<string, string>>(p: T) => ({ params: Promise.resolve(p) });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+/** A JSON answer, read the way a client reads it. */
 export type Json = any;
 
 export async function answer(response: Response): Promise<{ status: number; body: Json }> {

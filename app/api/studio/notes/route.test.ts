@@ -20,8 +20,8 @@ afterAll(() => f.cleanup());
 const git = (...args: string[]) => execFileSync("git", ["--git-dir", f.gitdir, ...args], { encoding: "utf8" }).trim();
 
 const api = {
-  list: (c: Caller) => list.GET(request(c, "GET", "/api/studio/notes")).then(answer),
-  create: (c: Caller, body: unknown = {}) => list.POST(request(c, "POST", "/api/studio/notes", body)).then(answer),
+  list: (c: Caller) => list.GET(request(c, "GET", "/api/studio/notes"), params({})).then(answer),
+  create: (c: Caller, body: unknown = {}) => list.POST(request(c, "POST", "/api/studio/notes", body), params({})).then(answer),
   read: (c: Caller, id: string) => one.GET(request(c, "GET", `/api/studio/notes/${id}`), params({ id })).then(answer),
   save: (c: Caller, id: string, body: unknown) => one.PUT(request(c, "PUT", `/api/studio/notes/${id}`, body), params({ id })).then(answer),
   transition: (c: Caller, id: string, body: unknown) =>
