@@ -1,0 +1,274 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import PublicLayout from "@/app/(public)/layout";
+import { getPublishedView, type PublishedView } from "@/lib/content/published";
+import { config } from "@/lib/env";
+import { CAPSULE_BUDGET } from "@/lib/agents/capsule";
+import { ENTRY_BUDGET } from "@/lib/agents/index-entry";
+import { LIMIT_LEGEND } from "@/lib/agents/limits";
+import { MCP_TOOLS } from "@/lib/agents/mcp";
+import { agentUrls, type AgentUrls } from "@/lib/agents/urls";
+import { STATUS_MEANING, PUBLISHED_STATUSES } from "@/lib/notes/schema";
+import styles from "./agents.module.css";
+
+/**
+ * /agents/: the guide for agents and their operators. The retrieval protocol, every format with
+ * its URL pattern, what each status and boundary forbids, the archive policy and the operator
+ * closeout contract, all from the published view and site.yaml of the current commit.
+ */
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = {
+  title: "For agents",
+  description: "How agents retrieve the field notes: compact index, capsules, four formats per note, llms.txt and MCP.",
+  alternates: {
+    canonical: "/agents",
+    types: { "text/markdown": "/agents/index.md", "application/json": "/agents/index.json", "text/plain": "/llms.txt" },
+  },
+};
+
+export default async function AgentsPage() {
+  const urls = agentUrls(await baseUrl());
+  let view: PublishedView;
+  try {
+    view = await getPublishedView();
+  } catch (e) {
+    return (
+      <PublicLayout>
+        <h1>For agents</h1>
+        <p>The published notes are unavailable right now: {(e as Error).message}</p>
+      </PublicLayout>
+    );
+  }
+  const { site } = view;
+  const example = view.core[0]?.id ?? view.notes[0]?.id ?? "AFN-016";
+
+  return (
+    <PublicLayout>
+      <article className={styles.guide}>
+        <p className="kicker">{site.kicker} · for agents</p>
+        <h1>Retrieval for agents and their operators</h1>
+        <p className="lede">{site.agents.retrieval}</p>
+        <dl className={styles.facts}>
+          <dt>Audience</dt>
+          <dd>{site.agents.audience}</dd>
+          <dt>Claims</dt>
+          <dd>{site.agents.claims}</dd>
+          <dt>Content</dt>
+          <dd>
+            {view.notes.length} published notes from commit <code>{view.commit}</code> on <code>main</code>
+          </dd>
+        </dl>
+
+        <h2 id="protocol">The retrieval protocol</h2>
+        <ol className={styles.steps}>
+          <li>
+            <strong>Read the compact index</strong> — <Url href={urls.indexMd} /> (or <Url href={urls.indexJson} />): one entry per
+            note, about {ENTRY_BUDGET} tokens each: ID, title, one-line decision, status, boundaries, phase, tags. Or ask{" "}
+            <Url href={urls.search("transactional state", 5)} label={`${urls.base}/agents/search.json?q=…&limit=…`} /> for ranked
+            entries.
+          </li>
+          <li>
+            <strong>Load one capsule</strong> — <code>{urls.capsule("{id}", "md")}</code> (or <code>.json</code>): decision,
+            invariant, rejected shortcut, claim boundary, status and boundaries with their meaning, where the evidence is, related
+            notes and when to open the full note, in at most {CAPSULE_BUDGET} tokens.
+          </li>
+          <li>
+            <strong>Open the full note only when its decision matches the task</strong> — <code>{urls.noteAs("{id}", "md")}</code>,{" "}
+            <code>.txt</code> or <code>.json</code>.
+          </li>
+        </ol>
+        <p>
+          An agent that knows only this site&apos;s address starts at <Url href={urls.llms} />: it links every note&apos;s capsule, so
+          the second request already reads the capsule of the note that answers the task.
+        </p>
+
+        <h2 id="limits">Hard limits</h2>
+        <p>
+          Three labels limit what a note may be used for. Every format carries them as flags (<code>flags.hypothesis</code>,{" "}
+          <code>flags.structural_only</code>, <code>flags.pinned_not_supported</code> in JSON; a <code>Flags:</code> line in text and
+          capsules) with the meaning below.
+        </p>
+        <dl className={styles.limits}>
+          {LIMIT_LEGEND.map((l) => (
+            <div key={l.flag}>
+              <dt>
+                <span className={l.flag === "hypothesis" ? "status status--hypothesis" : "boundary"}>{l.flag}</span>
+              </dt>
+              <dd>{l.meaning}</dd>
+            </div>
+          ))}
+        </dl>
+        <table className={styles.table}>
+          <caption>What each published status means</caption>
+          <thead>
+            <tr>
+              <th scope="col">Status</th>
+              <th scope="col">Meaning</th>
+            </tr>
+          </thead>
+          <tbody>
+            {PUBLISHED_STATUSES.map((s) => (
+              <tr key={s}>
+                <td>
+                  <span className={`status status--${s}`}>{s}</span>
+                </td>
+                <td>{STATUS_MEANING[s]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p>
+          Drafts are never served: every agent format is built only from <code>main</code> and only from published notes.
+        </p>
+
+        <h2 id="formats">Formats and URLs</h2>
+        <Formats urls={urls} example={example} />
+
+        <h2 id="mcp">MCP</h2>
+        <p>
+          A read-only Model Context Protocol server answers at <code>{urls.mcp}</code> over Streamable HTTP. It is stateless: each
+          POST is answered on its own, as JSON; there are no sessions or server-sent streams, so GET is 405. A notification is
+          accepted with 202. Requests whose <code>Host</code> or <code>Origin</code> is not this site&apos;s are refused (DNS rebinding
+          protection).
+        </p>
+        <table className={styles.table}>
+          <caption>Tools (all read-only; results carry status, boundaries and flags as structured fields)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Tool</th>
+              <th scope="col">Arguments</th>
+              <th scope="col">Returns</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td><code>{MCP_TOOLS[0]}</code></td>
+              <td><code>query</code>, <code>limit</code></td>
+              <td>ranked index entries with the matching passage</td>
+            </tr>
+            <tr>
+              <td><code>{MCP_TOOLS[1]}</code></td>
+              <td><code>status</code>, <code>tag</code>, <code>phase</code> (all optional)</td>
+              <td>the compact index, filtered</td>
+            </tr>
+            <tr>
+              <td><code>{MCP_TOOLS[2]}</code></td>
+              <td><code>id</code></td>
+              <td>the capsule</td>
+            </tr>
+            <tr>
+              <td><code>{MCP_TOOLS[3]}</code></td>
+              <td><code>id</code>, <code>format</code>: markdown | text | json</td>
+              <td>the full note</td>
+            </tr>
+          </tbody>
+        </table>
+        <p>Every published note is also a resource at its Markdown URL. A client configuration:</p>
+        <pre className={styles.code}>{JSON.stringify({ mcpServers: { "field-notes": { type: "http", url: urls.mcp } } }, null, 2)}</pre>
+
+        <h2 id="caching">Provenance and caching</h2>
+        <ul>
+          <li>
+            Every response names the commit it was built from: the <code>X-Content-Commit</code> header, and a <code>commit</code>{" "}
+            field in JSON.
+          </li>
+          <li>
+            Its <code>ETag</code> is derived from that commit; send it back in <code>If-None-Match</code> and an unchanged archive
+            answers <code>304 Not Modified</code>. <code>Cache-Control: public, max-age=0, must-revalidate</code>: always revalidate.
+          </li>
+          <li>GET is open to every origin (CORS), so a browser-based agent can read it too.</li>
+          <li>
+            <code>/notes/{"{id}"}</code> with <code>Accept: text/markdown</code> answers the Markdown, with <code>Vary: Accept</code>.
+          </li>
+        </ul>
+
+        <h2 id="policy">Archive policy</h2>
+        <p>{site.agents.archive_policy}</p>
+
+        <h2 id="closeout">Operator closeout contract</h2>
+        <p>{site.agents.operator_contract}</p>
+        <p>
+          In short: a verified phase closes with a new evidence-bound note or an explicit no-new-decision record.{" "}
+          {site.operator_scope}
+        </p>
+
+        <h2 id="core">{site.core_heading}</h2>
+        <p>{site.core_intro}</p>
+        <ol className={styles.core}>
+          {view.core.map((n) => (
+            <li key={n.id}>
+              <span className="id">{n.id}</span> {n.title} — <a href={urls.capsule(n.id, "md")}>capsule</a> ·{" "}
+              <a href={urls.noteAs(n.id, "md")}>Markdown</a> · <a href={urls.note(n.id)}>page</a>
+            </li>
+          ))}
+        </ol>
+        <p className="commit-line">
+          Built from commit <code>{view.commit}</code>.
+        </p>
+      </article>
+    </PublicLayout>
+  );
+}
+
+function Formats({ urls, example }: { urls: AgentUrls; example: string }) {
+  const rows: { what: string; pattern: string; media: string; href: string }[] = [
+    { what: "Note, HTML", pattern: "/notes/{id}", media: "text/html", href: urls.note(example) },
+    { what: "Note, Markdown with front matter", pattern: "/notes/{id}.md", media: "text/markdown", href: urls.noteAs(example, "md") },
+    { what: "Note, LLM text", pattern: "/notes/{id}.txt", media: "text/plain", href: urls.noteAs(example, "txt") },
+    { what: "Note, JSON", pattern: "/notes/{id}.json", media: "application/json", href: urls.noteAs(example, "json") },
+    { what: "Capsule, Markdown", pattern: "/agents/capsules/{id}.md", media: "text/markdown", href: urls.capsule(example, "md") },
+    { what: "Capsule, JSON", pattern: "/agents/capsules/{id}.json", media: "application/json", href: urls.capsule(example, "json") },
+    { what: "Compact index, Markdown", pattern: "/agents/index.md", media: "text/markdown", href: urls.indexMd },
+    { what: "Compact index, JSON", pattern: "/agents/index.json", media: "application/json", href: urls.indexJson },
+    { what: "Search", pattern: "/agents/search.json?q=…&limit=…", media: "application/json", href: urls.search("transactional state", 5) },
+    { what: "llms.txt", pattern: "/llms.txt", media: "text/plain", href: urls.llms },
+    { what: "Every note in full", pattern: "/llms-full.txt", media: "text/plain", href: urls.llmsFull },
+    { what: "JSON Schemas", pattern: "/agents/schema/{note|index-entry|capsule|index|search}.json", media: "application/schema+json", href: urls.schema("note") },
+  ];
+  return (
+    <table className={styles.table}>
+      <caption>Every format, with {example} as the example</caption>
+      <thead>
+        <tr>
+          <th scope="col">What</th>
+          <th scope="col">URL</th>
+          <th scope="col">Media type</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.what}>
+            <td>{r.what}</td>
+            <td>
+              <a href={r.href}>
+                <code>{r.pattern}</code>
+              </a>
+            </td>
+            <td>
+              <code>{r.media}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Url({ href, label }: { href: string; label?: string }) {
+  return (
+    <a href={href}>
+      <code>{label ?? href}</code>
+    </a>
+  );
+}
+
+/** The site's own base URL: SITE_URL, else the host this request came to (never a forwarded one). */
+async function baseUrl(): Promise<string> {
+  const configured = config().siteUrl;
+  if (configured) return configured;
+  const host = (await headers()).get("host") ?? "localhost:3000";
+  const origin = `${/^(localhost|127\.|\[::1\])/.test(host) ? "http" : "https"}://${host}`;
+  return URL.canParse(origin) ? new URL(origin).origin : "http://localhost:3000";
+}
