@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createContentStore, ensureContentRepo, type ContentStore, type Oid } from "@/lib/store/api";
-import { fsck, git, noteFile, siteYaml, tempDir } from "@/lib/store/testing";
+import { parseNote, serializeNote } from "@/lib/notes/markdown";
+import { createContentStore, ensureContentRepo, type Oid } from "@/lib/store/api";
+import { fsck, git, siteYaml, tempDir } from "@/lib/store/testing";
 
 /**
  * The store's save and index cost against native git, at 100 and 10,000 notes.
@@ -24,6 +25,56 @@ const AUTHOR = { name: "Bench Editor", email: "bench@example.org" };
 const idOf = (i: number) => `AFN-${String(i + 1).padStart(5, "0")}`;
 const editOf = (k: number, notes: number) => (k * 7919) % notes; // spread edits over the archive
 
+// Notes as varied as real ones (about 2 kB, different words, tags and links), from a seeded
+// generator: near-identical files would let `git gc` delta-compress them unrealistically well.
+const WORDS = (
+  "attention sparse mask backend key query matrix cache state chunk transactional publish residual " +
+  "logits routing expert prefetch loader checksum page index codec storage admission metal graph " +
+  "allocation tensor identity ownership policy symbol checkpoint boundary evidence invariant decode " +
+  "prefill replay trace predictor pipeline deadline scheduler stream lookahead component verify"
+).split(" ");
+const TAGS = ["sparse attention", "Metal", "storage", "admission", "MoE routing", "DFlash 2", "Qwen4Exp", "SSD streaming", "prefill replay", "online softmax"];
+
+function generator(seed: number) {
+  let x = seed >>> 0 || 1;
+  return (n: number) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}
+
+function benchNote(i: number, summary: string): string {
+  const rand = generator(i + 1);
+  const sentence = () => {
+    const words = Array.from({ length: 8 + rand(10) }, () => WORDS[rand(WORDS.length)]!);
+    return `${words.join(" ")}.`.replace(/^./, (c) => c.toUpperCase());
+  };
+  const paragraph = () => Array.from({ length: 2 + rand(4) }, sentence).join(" ");
+  const section = (n: number) => Array.from({ length: n }, paragraph).join("\n\n");
+  const tags = [...new Set(Array.from({ length: 2 + rand(4) }, () => TAGS[rand(TAGS.length)]!))];
+  const related = [...new Set([rand(i + 1), rand(i + 1)].filter((r) => r !== i).map(idOf))];
+  return serializeNote({
+    id: idOf(i),
+    title: sentence().slice(0, 120).replace(/[ .]+$/, ""),
+    summary,
+    status: rand(3) === 0 ? "hypothesis" : "verified-checkpoint",
+    phase: `Phase ${1 + rand(11)} architecture`,
+    tags,
+    order: i,
+    related,
+    sections: {
+      decision: section(1),
+      invariant: section(1),
+      rejectedShortcut: section(1),
+      evidence: Array.from({ length: 2 + rand(4) }, () => `- ${sentence()}`).join("\n"),
+      claimBoundary: section(1),
+      notes: rand(2) ? section(1) : "",
+    },
+  });
+}
+
 type SizeResult = {
   notes: number;
   buildMs: number;
@@ -32,6 +83,8 @@ type SizeResult = {
   coldMs: number;
   warmMs: number;
   coldPackedMs: number;
+  coldCpuMs: number;
+  parseOnlyMs: number;
   parsedWarm: number;
 };
 
@@ -47,7 +100,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   // Build: every note in one commit through the store.
   let t = performance.now();
   const all: Record<string, string> = {};
-  for (let i = 0; i < notes; i++) all[`notes/${idOf(i)}.md`] = noteFile(idOf(i), `Note ${i} of the benchmark archive.`);
+  for (let i = 0; i < notes; i++) all[`notes/${idOf(i)}.md`] = benchNote(i, `Note ${i} of the benchmark archive.`);
   const builder = createContentStore(gitdir);
   let head: Oid = (await builder.commit({ ref: "refs/heads/main", expected: await builder.resolve("main"), author: AUTHOR, message: `Add ${notes} notes`, changes: all })).commit;
   const buildMs = performance.now() - t;
@@ -61,7 +114,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   const store: number[] = [];
   for (let k = 0; k < EDITS; k++) {
     const i = editOf(k, notes);
-    const text = noteFile(idOf(i), `Edit ${k} through the store.`);
+    const text = benchNote(i, `Edit ${k} through the store.`);
     t = performance.now();
     const rev = await builder.commit({ ref: "refs/heads/main", expected: head, author: AUTHOR, message: `Edit ${idOf(i)} (${k})`, changes: { [`notes/${idOf(i)}.md`]: text } });
     store.push(performance.now() - t);
@@ -72,7 +125,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   const native: number[] = [];
   for (let k = 0; k < EDITS; k++) {
     const i = editOf(k, notes);
-    const text = noteFile(idOf(i), `Edit ${k} through git.`);
+    const text = benchNote(i, `Edit ${k} through git.`);
     t = performance.now();
     fs.writeFileSync(path.join(work, "notes", `${idOf(i)}.md`), text);
     git(work, "add", `notes/${idOf(i)}.md`);
@@ -83,17 +136,26 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   // Cold index: a new store instance (a restarted server) reads and parses every note.
   const cold = createContentStore(gitdir);
   t = performance.now();
+  const cpu = process.cpuUsage();
   const snap = await cold.snapshot("main");
   const coldMs = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  const coldCpuMs = (used.user + used.system) / 1000;
   if (snap.notes.length !== notes || !snap.notes.every((n) => n.ok)) throw new Error(`cold snapshot has ${snap.notes.length} notes, not ${notes} valid ones`);
 
   // Warm index: one more commit, then the snapshot of it is built from the previous one.
   const before = cold.stats().notesParsed;
-  const next = await cold.commit({ ref: "refs/heads/main", expected: snap.commit, author: AUTHOR, message: "One more", changes: { [`notes/${idOf(0)}.md`]: noteFile(idOf(0), "One more edit.") } });
+  const next = await cold.commit({ ref: "refs/heads/main", expected: snap.commit, author: AUTHOR, message: "One more", changes: { [`notes/${idOf(0)}.md`]: benchNote(0, "One more edit.") } });
   t = performance.now();
   await cold.snapshot(next.commit);
   const warmMs = performance.now() - t;
   const parsedWarm = cold.stats().notesParsed - before;
+
+  // What parsing alone costs (same texts, no git, JIT already warm): the floor under any cold index.
+  const texts = Object.values(all);
+  t = performance.now();
+  for (const text of texts) parseNote(text);
+  const parseOnlyMs = performance.now() - t;
 
   const problems = fsck(gitdir);
   if (problems) throw new Error(`git fsck --strict found problems:\n${problems}`);
@@ -106,7 +168,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   const coldPackedMs = performance.now() - t;
   if (packedSnap.notes.length !== notes) throw new Error("packed snapshot lost notes");
 
-  return { notes, buildMs, store, native, coldMs, warmMs, coldPackedMs, parsedWarm };
+  return { notes, buildMs, store, native, coldMs, warmMs, coldPackedMs, coldCpuMs, parseOnlyMs, parsedWarm };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -132,10 +194,12 @@ async function main() {
       "git CLI p95": ms(pct(r.native, 95)),
       "cold index": ms(r.coldMs),
       "cold index (packed)": ms(r.coldPackedMs),
+      "parse only": ms(r.parseOnlyMs),
       "warm index": ms(r.warmMs),
       "build": ms(r.buildMs),
     }));
-    console.log(`\n${EDITS} one-note commits per size; times in ms; ${os.availableParallelism()} cores; node ${process.version}; ${gitVersion}\n`);
+    const load = os.loadavg().map((l) => l.toFixed(1)).join(" ");
+    console.log(`\n${EDITS} one-note commits per size; times in ms; ${os.availableParallelism()} cores; node ${process.version}; ${gitVersion}; load average ${load}\n`);
     console.table(rows);
     console.log(`warm index after one commit parsed ${large.parsedWarm} note(s); total bench time ${ms((performance.now() - started) / 1000)} s\n`);
     console.log(
@@ -148,6 +212,8 @@ async function main() {
         native_git_p95_ms: ms(pct(large.native, 95)),
         cold_index_ms: ms(large.coldMs),
         cold_index_packed_ms: ms(large.coldPackedMs),
+        cold_index_cpu_ms: ms(large.coldCpuMs),
+        parse_only_ms: ms(large.parseOnlyMs),
         warm_index_ms: ms(large.warmMs),
         warm_index_parsed: large.parsedWarm,
         p50_ms_100: ms(pct(small.store, 50)),
@@ -155,6 +221,7 @@ async function main() {
         native_git_p50_ms_100: ms(pct(small.native, 50)),
         cold_index_ms_100: ms(small.coldMs),
         cores: os.availableParallelism(),
+        load_average: Number(os.loadavg()[0]!.toFixed(1)),
       }),
     );
   } finally {

@@ -25,6 +25,7 @@ const HEX_OID = /^[0-9a-f]{40}$/;
 const TYPES = new Set<string>(["blob", "tree", "commit", "tag"]);
 /** How long one listing of objects/pack is trusted; a read that misses re-lists at once. */
 const PACK_LIST_MS = 1000;
+const LARGE_OBJECT = 64 * 1024;
 // One shared error: isomorphic-git only looks at its code, and building a stack per miss is slow.
 const NOT_LOOSE = Object.assign(new Error("ENOENT: object is not loose"), { code: "ENOENT" });
 
@@ -135,8 +136,10 @@ export class ObjectDb {
 
   async write(type: ObjectType, content: Uint8Array): Promise<Oid> {
     const { oid, wrapped } = hashObject(type, content);
-    // Level 1 is git's own default for loose objects: big trees compress fast, small ones barely differ.
-    const deflated = zlib.deflateSync(wrapped, { level: 1 });
+    // Level 1 is git's default for loose objects. A large object here is the notes/ tree of a big
+    // archive (400 kB at 10,000 notes, mostly binary ids that barely compress): storing it takes a
+    // fraction of a millisecond where compressing costs several on every save; `git gc` packs it anyway.
+    const deflated = zlib.deflateSync(wrapped, { level: wrapped.length > LARGE_OBJECT ? 0 : 1 });
     await git.writeObject({ fs: this.iso, gitdir: this.gitdir, oid, object: deflated, format: "deflated" });
     this.counters.objectsWritten++;
     return oid;

@@ -62,11 +62,22 @@ export class Snapshots {
     else if (base && base.notesTree === notesTree) notes = base.snapshot.notes;
     else {
       const previous = base ? byName(base) : new Map<string, StoredNote>();
-      const entries = (await this.repo.tree(notesTree)).entries.filter(isNoteFile);
-      notes = await mapLimit(entries, READ_CONCURRENCY, async (e) => {
+      const entries = (await this.repo.tree(notesTree)).entries;
+      const slots: (StoredNote | TreeEntry)[] = [];
+      const changed: number[] = [];
+      // Unchanged entries (same name, same blob) are reused in one synchronous pass; only the rest
+      // are read and parsed.
+      for (const e of entries) {
+        if (!isNoteFile(e)) continue;
         const same = previous.get(e.name);
-        return same && same.blob === e.oid ? same : this.note(e.name, e.oid);
+        if (same && same.blob === e.oid) slots.push(same);
+        else changed.push(slots.push(e) - 1);
+      }
+      await mapLimit(changed, READ_CONCURRENCY, async (i) => {
+        const e = slots[i] as TreeEntry;
+        slots[i] = await this.note(e.name, e.oid);
       });
+      notes = slots as StoredNote[];
     }
     const built: Built = { snapshot: { commit, notes }, notesTree };
     this.counters.snapshotsBuilt++;
@@ -112,16 +123,11 @@ function stored(name: string, blob: Oid, result: ParseResult): StoredNote {
   return result.ok ? { ...base, ok: true, note: result.note } : { ...base, ok: false, errors: result.errors };
 }
 
-/** Map with at most `limit` calls in flight, results in input order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
+/** Run `fn` over `items` with at most `limit` calls in flight. */
+async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
+    while (next < items.length) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

@@ -145,6 +145,23 @@ describe("a commit", () => {
     expect(fsck(store.gitdir)).toBe("");
   });
 
+  it("writes trees in git's order, which native git checks: folders sort as if named with a trailing /", async () => {
+    const store = await freshStore(["AFN-001"]);
+    const names = ["a.b", "a/x.md", "a-b", "a0", "a=", "b", "é.md", "\u{1D4B3}.md", "\uE000.md", "Z.md", "_x", "notes/AFN-001.md.bak"];
+    await save(store, Object.fromEntries(names.map((n) => [n, `${n}\n`])));
+    expect(fsck(store.gitdir)).toBe("");
+    // git's own listing, byte order with "a/" after "a.b" and "a-b" but before "a0" and "a=".
+    expect(git(store.gitdir, "-c", "core.quotePath=false", "ls-tree", "--name-only", "main").split("\n")).toEqual([
+      "Z.md", "_x", "a-b", "a.b", "a", "a0", "a=", "assets", "b", "notes", "site.yaml", "é.md", "\uE000.md", "\u{1D4B3}.md",
+    ]);
+    for (const n of names) expect(await store.readFile("main", n)).toBe(`${n}\n`);
+    // Editing an entry in the middle keeps the order; the new tree is written from the cached one.
+    await save(store, { "a.b": null, "a/y.md": "y\n", "a0": "changed\n" });
+    expect(fsck(store.gitdir)).toBe("");
+    expect(await store.readFile("main", "a0")).toBe("changed\n");
+    expect(await store.readFile("main", "a/y.md")).toBe("y\n");
+  });
+
   it("refuses unsafe or malformed paths, and writes nothing", async () => {
     const store = await freshStore(["AFN-001"]);
     const head = await store.resolve("main");
