@@ -1,3 +1,4 @@
+import { eachLimit } from "./concurrency";
 import { StoreRequestError } from "./errors";
 import { checkPath } from "./paths";
 import type { Repo } from "./repo";
@@ -9,6 +10,8 @@ import type { FileChanges, Oid } from "./types";
  * changed paths are read and rewritten, every other subtree is reused by id. So a save costs the
  * same with 100 notes as with 10,000 (apart from copying the bytes of the one large notes/ tree).
  */
+
+const WRITE_CONCURRENCY = 16;
 
 /** New content as text (what callers send) or bytes (files seeded from disk), or null to delete. */
 export type Content = string | Uint8Array | null;
@@ -46,19 +49,17 @@ export async function applyChanges(repo: Repo, treeOid: Oid | null, plan: Folder
   const tree = treeOid ? await repo.tree(treeOid) : Tree.empty;
   const edits: { name: string; entry: TreeEntry | null }[] = [];
 
-  await Promise.all(
-    [...plan.files].map(async ([name, content]) => {
-      const existing = tree.get(name);
-      if (existing && isDir(existing)) throw new StoreRequestError(`"${where}${name}" is a folder, not a file`);
-      if (content === null) {
-        if (existing) edits.push({ name, entry: null });
-        return;
-      }
-      const blob = await repo.db.write("blob", typeof content === "string" ? Buffer.from(content, "utf8") : content);
-      const mode = existing?.mode === "100755" ? existing.mode : FILE_MODE;
-      if (existing?.oid !== blob || existing.mode !== mode) edits.push({ name, entry: treeEntry(mode, name, blob) });
-    }),
-  );
+  await eachLimit([...plan.files], WRITE_CONCURRENCY, async ([name, content]) => {
+    const existing = tree.get(name);
+    if (existing && isDir(existing)) throw new StoreRequestError(`"${where}${name}" is a folder, not a file`);
+    if (content === null) {
+      if (existing) edits.push({ name, entry: null });
+      return;
+    }
+    const blob = await repo.db.write("blob", typeof content === "string" ? Buffer.from(content, "utf8") : content);
+    const mode = existing?.mode === "100755" ? existing.mode : FILE_MODE;
+    if (existing?.oid !== blob || existing.mode !== mode) edits.push({ name, entry: treeEntry(mode, name, blob) });
+  });
 
   for (const [name, sub] of plan.folders) {
     const existing = tree.get(name);

@@ -12,7 +12,7 @@ import type { Oid } from "./types";
  */
 export class Repo {
   readonly db: ObjectDb;
-  private readonly trees = new Lru<Oid, Tree>(400_000, (t) => t.entries.length);
+  private readonly trees = new Lru<Oid, Tree>(200_000, (t) => t.entries.length);
   private readonly commits = new Lru<Oid, CommitObject>(20_000);
   readonly counters = { treesParsed: 0 };
 

@@ -1,4 +1,5 @@
 import { parseNote, type ParseResult } from "@/lib/notes/markdown";
+import { eachLimit } from "./concurrency";
 import { Lru } from "./lru";
 import type { Repo } from "./repo";
 import { isDir, type TreeEntry } from "./tree";
@@ -73,7 +74,7 @@ export class Snapshots {
         if (same && same.blob === e.oid) slots.push(same);
         else changed.push(slots.push(e) - 1);
       }
-      await mapLimit(changed, READ_CONCURRENCY, async (i) => {
+      await eachLimit(changed, READ_CONCURRENCY, async (i) => {
         const e = slots[i] as TreeEntry;
         slots[i] = await this.note(e.name, e.oid);
       });
@@ -121,13 +122,4 @@ const unreadable = (message: string): ParseResult => ({ ok: false, errors: [{ li
 function stored(name: string, blob: Oid, result: ParseResult): StoredNote {
   const base = { path: `${NOTES_DIR}/${name}`, id: name.slice(0, -3), blob };
   return result.ok ? { ...base, ok: true, note: result.note } : { ...base, ok: false, errors: result.errors };
-}
-
-/** Run `fn` over `items` with at most `limit` calls in flight. */
-async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
