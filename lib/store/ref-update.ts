@@ -40,22 +40,34 @@ async function updateLocked(gitdir: string, ref: string, expected: Oid | null, n
     if (next === null) {
       await removePacked(gitdir, ref);
       await fs.rm(file, { force: true });
-      return;
+    } else {
+      await lock.handle.writeFile(`${next}\n`);
+      await lock.handle.sync();
+      await lock.handle.close();
+      await rename(`${file}.lock`, file, ref);
+      renamed = true;
     }
-    await lock.handle.writeFile(`${next}\n`);
-    await lock.handle.sync();
-    await lock.handle.close();
-    await rename(`${file}.lock`, file, ref);
-    renamed = true;
   } finally {
     if (!renamed) {
       await lock.handle.close().catch(() => undefined);
       await fs.rm(`${file}.lock`, { force: true });
     }
   }
+  if (next === null) await removeEmptyFolders(gitdir, path.posix.dirname(ref));
 }
 
 type Lock = { handle: fs.FileHandle };
+
+/** After deleting refs/heads/drafts/AFN-022, drop refs/heads/drafts if it is now empty, as git does. */
+async function removeEmptyFolders(gitdir: string, dir: string): Promise<void> {
+  for (let d = dir; d.split("/").length > 2; d = path.posix.dirname(d)) {
+    try {
+      await fs.rmdir(path.join(gitdir, d));
+    } catch {
+      return; // not empty (or already gone): the folders above are not empty either
+    }
+  }
+}
 
 async function acquire(ref: string, lockFile: string): Promise<Lock> {
   const started = Date.now();

@@ -2,7 +2,7 @@ import { CorruptRepositoryError } from "./errors";
 import { parseCommit, type CommitObject } from "./commit-object";
 import { Lru } from "./lru";
 import { ObjectDb } from "./objects";
-import { OID, readRef } from "./refs";
+import { OID, readRef, refNameProblem } from "./refs";
 import { Tree, isDir } from "./tree";
 import type { Oid } from "./types";
 
@@ -61,7 +61,11 @@ export class Repo {
     }
     else {
       const candidates = revision === "HEAD" || revision.startsWith("refs/") ? [revision] : [`refs/heads/${revision}`, `refs/tags/${revision}`];
-      for (const ref of candidates) if ((oid = await readRef(this.gitdir, ref)) !== null) break;
+      for (const ref of candidates) {
+        // Only names git could have written are looked up: never "x.lock", "../", or control characters.
+        if (ref !== "HEAD" && refNameProblem(ref) !== null) continue;
+        if ((oid = await readRef(this.gitdir, ref)) !== null) break;
+      }
     }
     return oid === null ? null : this.peel(oid);
   }

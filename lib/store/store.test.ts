@@ -37,6 +37,8 @@ describe("reading a revision", () => {
     expect(await store.resolve("refs/heads/nope")).toBeNull();
     expect(await store.resolve("0".repeat(40))).toBeNull();
     expect(await store.resolve("refs/heads/../../config")).toBeNull();
+    expect(await store.resolve("refs/heads/main.lock")).toBeNull();
+    expect(await store.resolve("main\0")).toBeNull();
   });
 
   it("snapshots every note, parsed, sorted by path", async () => {
@@ -68,6 +70,7 @@ describe("reading a revision", () => {
   it("throws UnknownRevisionError for a snapshot or history of a revision that does not exist", async () => {
     await expect(store.snapshot("refs/heads/drafts/AFN-404")).rejects.toBeInstanceOf(UnknownRevisionError);
     await expect(store.history("notes/AFN-001.md", "refs/heads/nope")).rejects.toBeInstanceOf(UnknownRevisionError);
+    expect(await store.history("../notes/AFN-001.md", "main")).toEqual([]);
   });
 });
 
@@ -233,6 +236,10 @@ describe("a commit", () => {
     await store.updateRef("refs/heads/drafts/AFN-002", draft.commit, null);
     expect(await store.listRefs("refs/heads/drafts/")).toEqual([]);
     expect(git(store.gitdir, "for-each-ref", "--format=%(refname)")).toBe("refs/heads/main");
+    // The emptied refs/heads/drafts folder went with it, so a ref by that name can be created.
+    expect(fs.existsSync(path.join(store.gitdir, "refs", "heads", "drafts"))).toBe(false);
+    await store.updateRef("refs/heads/drafts", null, main);
+    expect(await store.resolve("drafts")).toBe(main);
     await expect(store.updateRef("refs/heads/main", main, null)).rejects.toThrow(/is at/);
     await expect(store.updateRef("refs/heads/main", draft.commit, "f".repeat(40))).rejects.toThrow(/not a commit/);
     expect(fsck(store.gitdir)).toBe("");

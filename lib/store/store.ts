@@ -76,7 +76,12 @@ export function createContentStore(gitdir: string): ContentStore {
     },
 
     async history(path, ref, opts = {}) {
-      const segments = checkPath(path);
+      let segments: string[];
+      try {
+        segments = checkPath(path);
+      } catch {
+        return []; // a path no commit can hold has no history
+      }
       const limit = opts.limit ?? Infinity;
       if (!(limit >= 0)) throw new StoreRequestError("history limit must be a number ≥ 0");
       return histories.of(await commitOf(ref), path, segments, limit);
