@@ -12,18 +12,21 @@ type MdNode = { type: string; value?: string; alt?: string | null; children?: Md
 const parser = unified().use(remarkParse).use(remarkGfm);
 
 // Blocks that end a sentence-like unit: their text is separated from the next one by a space.
-const BLOCK = new Set(["paragraph", "heading", "listItem", "tableCell", "code", "blockquote", "html", "thematicBreak"]);
+const BLOCK = new Set(["paragraph", "heading", "listItem", "tableCell", "code", "blockquote", "thematicBreak"]);
+// Containers of blocks: raw HTML directly inside one is a block of its own, not inline markup.
+const FLOW = new Set(["root", "listItem", "blockquote", "footnoteDefinition"]);
 
 export function markdownToPlainText(markdown: string): string {
   if (!markdown.trim()) return "";
   const parts: string[] = [];
-  const walk = (node: MdNode) => {
-    if (typeof node.value === "string" && node.type !== "html") parts.push(node.value);
+  const walk = (node: MdNode, parent: string) => {
+    // Raw HTML counts too: the page shows it as the text it is (see markdown.ts).
+    if (typeof node.value === "string") parts.push(node.value);
     else if (node.type === "image" && node.alt) parts.push(node.alt);
     else if (node.type === "break") parts.push(" ");
-    for (const child of node.children ?? []) walk(child);
-    if (BLOCK.has(node.type)) parts.push(" ");
+    for (const child of node.children ?? []) walk(child, node.type);
+    if (BLOCK.has(node.type) || (node.type === "html" && FLOW.has(parent))) parts.push(" ");
   };
-  walk(parser.parse(markdown) as MdNode);
+  walk(parser.parse(markdown) as MdNode, "");
   return parts.join("").replace(/\s+/g, " ").trim();
 }

@@ -19,3 +19,12 @@ export function slug(value: string): string {
     .replace(/^-+|-+$/g, "");
   return s || encodeURIComponent(value);
 }
+
+/** A URL segment as text; a malformed escape (%E0%A4) is taken literally instead of throwing. */
+export function segment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

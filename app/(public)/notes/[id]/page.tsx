@@ -14,7 +14,7 @@ import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note } from "@/lib/notes/schema";
 import { lastChange } from "@/lib/public/last-change";
 import { pageMetadata } from "@/lib/public/meta";
-import { historyUrl, noteUrl } from "@/lib/render/urls";
+import { historyUrl, noteUrl, segment } from "@/lib/render/urls";
 
 /** One published note: every section from Markdown, what its status and boundaries mean, its links. */
 
@@ -27,7 +27,7 @@ async function load(params: Props["params"]) {
   await connection();
   const { id } = await params;
   const view = await getPublishedView();
-  const note = view.byId.get(decodeURIComponent(id));
+  const note = view.byId.get(segment(id));
   return note ? { view, note } : null;
 }
 

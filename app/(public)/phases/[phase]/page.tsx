@@ -6,7 +6,7 @@ import { CommitLine } from "@/components/commit-line";
 import { NoteList } from "@/components/note-card";
 import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
-import { phaseUrl, slug } from "@/lib/render/urls";
+import { phaseUrl, segment, slug } from "@/lib/render/urls";
 
 /** Every published note of one phase: /phases/6-architecture. */
 
@@ -14,7 +14,7 @@ type Props = { params: Promise<{ phase: string }> };
 
 async function load(params: Props["params"]) {
   await connection();
-  const wanted = slug(decodeURIComponent((await params).phase));
+  const wanted = slug(segment((await params).phase));
   const view = await getPublishedView();
   const notes = view.notes.filter((n) => slug(n.phase) === wanted);
   const phase = notes[0]?.phase;

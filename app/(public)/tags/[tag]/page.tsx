@@ -6,7 +6,7 @@ import { CommitLine } from "@/components/commit-line";
 import { NoteList } from "@/components/note-card";
 import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
-import { slug, tagUrl } from "@/lib/render/urls";
+import { segment, slug, tagUrl } from "@/lib/render/urls";
 
 /** Every published note with one tag: /tags/sparse-attention. */
 
@@ -14,7 +14,7 @@ type Props = { params: Promise<{ tag: string }> };
 
 async function load(params: Props["params"]) {
   await connection();
-  const wanted = slug(decodeURIComponent((await params).tag));
+  const wanted = slug(segment((await params).tag));
   const view = await getPublishedView();
   const notes = view.notes.filter((n) => n.tags.some((t) => slug(t) === wanted));
   // The tag as its notes spell it (the most common spelling when notes differ in case).

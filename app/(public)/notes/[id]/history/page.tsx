@@ -9,7 +9,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { getPublishedHistory, getPublishedView } from "@/lib/content/published";
 import { diffNotes } from "@/lib/diff/sections";
 import { pageMetadata } from "@/lib/public/meta";
-import { historyUrl, noteUrl } from "@/lib/render/urls";
+import { historyUrl, noteUrl, segment } from "@/lib/render/urls";
 
 /** Every published revision of one note, newest first, each with what changed since the one before. */
 
@@ -19,7 +19,7 @@ async function load(params: Props["params"]) {
   await connection();
   const { id } = await params;
   const view = await getPublishedView();
-  const note = view.byId.get(decodeURIComponent(id));
+  const note = view.byId.get(segment(id));
   return note ? { view, note } : null;
 }
 
