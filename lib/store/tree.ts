@@ -38,9 +38,15 @@ export function compareKeys(a: string, b: string): number {
 }
 
 export class Tree {
-  private constructor(readonly entries: readonly TreeEntry[]) {}
+  private offsets: Uint32Array | null = null;
 
-  static readonly empty = new Tree([]);
+  /** `raw` is the tree object's content when known (read from disk, or spliced by `edit`). */
+  private constructor(
+    readonly entries: readonly TreeEntry[],
+    private raw: Buffer | null = null,
+  ) {}
+
+  static readonly empty = new Tree([], Buffer.alloc(0));
 
   static parse(oid: Oid, raw: Buffer): Tree {
     const entries: TreeEntry[] = [];
@@ -57,15 +63,27 @@ export class Tree {
       });
       i = nul + 21;
     }
-    return new Tree(entries);
+    return new Tree(entries, raw);
   }
 
   static of(entries: TreeEntry[]): Tree {
     return Tree.empty.edit(entries.map((e) => ({ name: e.name, entry: e })));
   }
 
+  /** The tree object's content: every entry's bytes, in order. */
   serialize(): Buffer {
-    return Buffer.concat(this.entries.map((e) => e.bytes));
+    this.raw ??= Buffer.concat(this.entries.map((e) => e.bytes));
+    return this.raw;
+  }
+
+  /** Where each entry starts in `serialize()`, plus the end. */
+  private byteOffsets(): Uint32Array {
+    if (!this.offsets) {
+      const offsets = new Uint32Array(this.entries.length + 1);
+      for (let i = 0; i < this.entries.length; i++) offsets[i + 1] = offsets[i]! + this.entries[i]!.bytes.length;
+      this.offsets = offsets;
+    }
+    return this.offsets;
   }
 
   get(name: string): TreeEntry | undefined {
@@ -95,7 +113,11 @@ export class Tree {
     return -1;
   }
 
-  /** A new tree with each named entry replaced, added, or (entry null) removed. Names must be distinct. */
+  /**
+   * A new tree with each named entry replaced, added, or (entry null) removed. Names must be
+   * distinct. The new content is spliced from runs of this tree's bytes, so changing one entry of
+   * a large tree copies two slices rather than re-assembling every entry.
+   */
   edit(changes: { name: string; entry: TreeEntry | null }[]): Tree {
     const dropped = new Set<number>();
     const added: TreeEntry[] = [];
@@ -105,15 +127,37 @@ export class Tree {
       if (entry) added.push(entry);
     }
     added.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+    const raw = this.serialize();
+    const offsets = this.byteOffsets();
     const out: TreeEntry[] = [];
+    const parts: Buffer[] = [];
+    let run = -1; // first old entry of the current run of kept entries
+    const flush = (end: number) => {
+      if (run >= 0) parts.push(raw.subarray(offsets[run], offsets[end]));
+      run = -1;
+    };
     let j = 0;
     for (let i = 0; i < this.entries.length; i++) {
-      if (dropped.has(i)) continue;
+      if (dropped.has(i)) {
+        flush(i);
+        continue;
+      }
       const old = this.entries[i]!;
-      while (j < added.length && compareKeys(keyOf(added[j]!), keyOf(old)) < 0) out.push(added[j++]!);
+      if (j < added.length && compareKeys(keyOf(added[j]!), keyOf(old)) < 0) {
+        flush(i);
+        while (j < added.length && compareKeys(keyOf(added[j]!), keyOf(old)) < 0) {
+          parts.push(added[j]!.bytes);
+          out.push(added[j++]!);
+        }
+      }
+      if (run < 0) run = i;
       out.push(old);
     }
-    while (j < added.length) out.push(added[j++]!);
-    return new Tree(out);
+    flush(this.entries.length);
+    for (; j < added.length; j++) {
+      parts.push(added[j]!.bytes);
+      out.push(added[j]!);
+    }
+    return new Tree(out, Buffer.concat(parts));
   }
 }
