@@ -2,12 +2,12 @@ import * as git from "isomorphic-git";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { localTimezone, serializeCommit } from "./commit-object";
+import { APP_IDENTITY, signatureNow } from "./commit";
+import { serializeCommit } from "./commit-object";
 import { applyChanges, planChanges, type Content } from "./edit-tree";
 import { gitFs } from "./git-fs";
 import { updateRef } from "./ref-update";
 import { Repo } from "./repo";
-import { APP_IDENTITY } from "./store";
 
 /**
  * The embedded content repository: created on first start as a bare repository whose `main` holds
@@ -30,8 +30,7 @@ export async function ensureContentRepo(gitdir: string, seedDir: string): Promis
     await fs.writeFile(path.join(tmp, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
     const repo = new Repo(tmp);
     const tree = (await applyChanges(repo, null, planChanges(files))) ?? (await repo.db.write("tree", Buffer.alloc(0)));
-    const now = new Date();
-    const who = { ...APP_IDENTITY, seconds: Math.floor(now.getTime() / 1000), tz: localTimezone(now) };
+    const who = signatureNow(APP_IDENTITY);
     const commit = await repo.db.write("commit", serializeCommit({ tree, parents: [], author: who, committer: who, message: `${SEED_MESSAGE}\n` }));
     await updateRef(tmp, "refs/heads/main", null, commit);
     try {

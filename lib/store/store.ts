@@ -1,27 +1,19 @@
-import { localTimezone, serializeCommit } from "./commit-object";
-import { applyChanges, planChanges } from "./edit-tree";
+import { checkOid, commitChanges } from "./commit";
 import { StoreRequestError, UnknownRevisionError } from "./errors";
-import { Histories, revision } from "./history";
-import { EMPTY_TREE } from "./objects";
+import { Histories } from "./history";
 import { checkPath } from "./paths";
-import { cleanMessage, sanitizePerson } from "./person";
-import { checkRefName, listRefNames, OID, readRef } from "./refs";
+import { checkRefName, listRefNames, readRef } from "./refs";
 import { updateRef } from "./ref-update";
 import { Repo } from "./repo";
 import { NOTES_DIR, Snapshots } from "./snapshot";
-import { RefConflictError, type CommitRequest, type ContentStore, type Oid, type Person } from "./types";
+import type { ContentStore, Oid } from "./types";
 
-/** Who commits on behalf of the app (the author is the person or agent who made the change). */
-export const APP_IDENTITY: Person = { name: "Field Notes", email: "field-notes@invalid" };
+export { APP_IDENTITY, NothingToCommitError } from "./commit";
 
-/** Nothing would change: the commit would repeat its parent's tree. */
-export class NothingToCommitError extends StoreRequestError {
-  constructor(ref: string) {
-    super(`nothing to commit on ${ref}: the changes leave every file as it is`);
-    this.name = "NothingToCommitError";
-  }
-}
-
+/**
+ * The store over one bare repository. Refs are read from disk on every call; everything keyed by an
+ * object id (trees, commits, parsed notes, snapshots, file histories) is cached, since it never changes.
+ */
 export function createContentStore(gitdir: string): ContentStore {
   const repo = new Repo(gitdir);
   const snapshots = new Snapshots(repo);
@@ -96,30 +88,7 @@ export function createContentStore(gitdir: string): ContentStore {
       return refs.flatMap((r) => (r.oid ? [{ ref: r.ref, oid: r.oid }] : []));
     },
 
-    async commit(req) {
-      checkRefName(req.ref);
-      const expected = checkOid(req.expected, "expected");
-      const parentOid = req.parent === undefined ? expected : checkOid(req.parent, "parent");
-      const author = sanitizePerson(req.author);
-      const message = cleanMessage(req.message);
-      const plan = planChanges(req.changes);
-
-      // A stale save fails before writing anything; the check under the lock below is the real one.
-      const current = await readRef(gitdir, req.ref);
-      if (current !== expected) throw new RefConflictError(req.ref, expected, current);
-
-      const parent = parentOid === null ? null : await repo.commit(parentOid);
-      if (parentOid !== null && parent === null) throw new StoreRequestError(`${parentOid} is not a commit in the content repository`);
-      const tree = (await applyChanges(repo, parent?.tree ?? null, plan)) ?? (await repo.db.write("tree", Buffer.alloc(0)));
-      if (tree === (parent?.tree ?? EMPTY_TREE)) throw new NothingToCommitError(req.ref);
-
-      const now = new Date();
-      const when = { seconds: Math.floor(now.getTime() / 1000), tz: localTimezone(now) };
-      const object = { tree, parents: parentOid ? [parentOid] : [], author: { ...author, ...when }, committer: { ...APP_IDENTITY, ...when }, message };
-      const oid = await repo.db.write("commit", serializeCommit(object));
-      await updateRef(gitdir, req.ref, expected, oid);
-      return revision(oid, object);
-    },
+    commit: (req) => commitChanges(repo, req),
 
     async updateRef(ref, expected, next) {
       checkRefName(ref);
@@ -133,10 +102,4 @@ export function createContentStore(gitdir: string): ContentStore {
       return { ...snapshots.counters, treesParsed: repo.counters.treesParsed, ...repo.db.counters };
     },
   };
-}
-
-function checkOid(oid: Oid | null, what: string): Oid | null {
-  if (oid === null) return null;
-  if (typeof oid !== "string" || !OID.test(oid)) throw new StoreRequestError(`${what} must be a full 40-character commit id or null, not ${JSON.stringify(oid)}`);
-  return oid;
 }
