@@ -3,7 +3,9 @@ import type { Note, Status } from "@/lib/notes/schema";
 import type { Oid, Person } from "@/lib/store/types";
 import type { Where } from "@/lib/api/errors";
 import { blankFields, fieldsOf, type NoteFields } from "@/lib/validations/note";
+import type { ReviewState } from "@/lib/rules/status-machine";
 import { policyFindings } from "./policy";
+import { reviewsOf } from "./reviews";
 import { isOnMain, publishedIds, revisionAuthors, revisionsOf, type WorkingCopy } from "./working-copy";
 
 /** What the studio shows of one note, and what GET /api/studio/notes/<id> answers. */
@@ -27,16 +29,19 @@ export type NoteView = {
   lastChange: { commit: Oid; date: string; author: Person; message: string } | null;
   revisionAuthors: string[];
   publishedIds: string[];
+  /** Review verdicts, for the status machine's approval rule (the same data the server checks with). */
+  reviews: ReviewState;
 };
 
 export async function viewOf(copy: WorkingCopy): Promise<NoteView> {
   const stored = copy.stored;
   const note = stored?.ok ? stored.note : null;
-  const [findings, last, authors, published] = await Promise.all([
+  const [findings, last, authors, published, reviews] = await Promise.all([
     note ? policyFindings(note) : Promise.resolve([]),
     revisionsOf(copy, 1),
     revisionAuthors(copy),
     publishedIds(copy.mainHead),
+    reviewsOf(copy.id),
   ]);
   const change = last[0];
   return {
@@ -53,5 +58,6 @@ export async function viewOf(copy: WorkingCopy): Promise<NoteView> {
     lastChange: change ? { commit: change.commit, date: change.date, author: change.author, message: change.message } : null,
     revisionAuthors: authors,
     publishedIds: [...published].sort(),
+    reviews,
   };
 }

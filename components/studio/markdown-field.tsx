@@ -1,0 +1,34 @@
+"use client";
+
+import MDEditor from "@uiw/react-md-editor/nohighlight";
+
+/**
+ * One section's Markdown editor with a live preview. Loaded only by the studio's editor (through
+ * next/dynamic, never on the server), so the public pages never carry it.
+ */
+export default function MarkdownField(props: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  describedBy?: string;
+  invalid: boolean;
+  readOnly: boolean;
+}) {
+  return (
+    <MDEditor
+      value={props.value}
+      onChange={(v) => props.onChange(v ?? "")}
+      preview={props.readOnly ? "preview" : "live"}
+      height={220}
+      visibleDragbar
+      textareaProps={{
+        id: props.id,
+        onBlur: props.onBlur,
+        readOnly: props.readOnly,
+        "aria-invalid": props.invalid || undefined,
+        "aria-describedby": props.describedBy,
+      }}
+    />
+  );
+}

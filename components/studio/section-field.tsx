@@ -1,0 +1,45 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import type { Where } from "@/lib/api/errors";
+import { FieldError } from "./field-error";
+import styles from "./studio.module.css";
+
+const MarkdownField = dynamic(() => import("./markdown-field"), {
+  ssr: false,
+  loading: () => <p className={styles.loading}>Loading the editor…</p>,
+});
+
+/** A note section (Decision, Invariant, …): its heading is the editor's accessible name. */
+export function SectionField(props: {
+  name: string;
+  hint: string;
+  value: string;
+  problems: Where[];
+  readOnly: boolean;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+}) {
+  const id = `section-${props.name.toLowerCase().replace(/\s+/g, "-")}`;
+  const errorId = `${id}-errors`;
+  return (
+    <div className={styles.field} data-invalid={props.problems.length > 0 || undefined}>
+      <label className={styles.sectionLabel} htmlFor={id}>
+        {props.name}
+      </label>
+      <p className={styles.hint}>{props.hint}</p>
+      <div data-color-mode="light" className={styles.markdown}>
+        <MarkdownField
+          id={id}
+          value={props.value}
+          onChange={props.onChange}
+          onBlur={props.onBlur}
+          readOnly={props.readOnly}
+          invalid={props.problems.length > 0}
+          describedBy={props.problems.length ? errorId : undefined}
+        />
+      </div>
+      <FieldError id={errorId} problems={props.problems} />
+    </div>
+  );
+}

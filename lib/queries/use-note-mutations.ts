@@ -1,0 +1,63 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { NoteView } from "@/lib/studio/note-view";
+import type { NoteFields } from "@/lib/validations/note";
+import type { Status } from "@/lib/notes/schema";
+import { studioFetch } from "./fetch";
+import { studioKeys } from "./keys";
+import { noteUrl } from "./use-note";
+
+/**
+ * The studio's writes. None is optimistic: each answer (a new revision, a refusal with reasons, a
+ * conflict with both versions) is what the editor must show, so the cache is updated from it.
+ */
+
+function useAfterWrite(id: string) {
+  const client = useQueryClient();
+  return (view: NoteView) => {
+    client.setQueryData(studioKeys.note(id), view);
+    void client.invalidateQueries({ queryKey: studioKeys.notes() });
+  };
+}
+
+export function useCreateNote() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => studioFetch<NoteView>("/api/studio/notes", { method: "POST", body: {} }),
+    onSuccess: (view) => {
+      client.setQueryData(studioKeys.note(view.id), view);
+      void client.invalidateQueries({ queryKey: studioKeys.notes() });
+    },
+  });
+}
+
+export function useSaveDraft(id: string) {
+  const after = useAfterWrite(id);
+  return useMutation({
+    mutationFn: (input: { revision: string; fields: NoteFields; reason?: string }) =>
+      studioFetch<NoteView & { saved: boolean }>(noteUrl(id), {
+        method: "PUT",
+        body: { revision: input.revision, note: input.fields, ...(input.reason ? { reason: input.reason } : {}) },
+      }),
+    onSuccess: after,
+  });
+}
+
+export function useChangeStatus(id: string) {
+  const after = useAfterWrite(id);
+  return useMutation({
+    mutationFn: (input: { to: Status; revision: string; reason?: string; superseded_by?: string }) =>
+      studioFetch<NoteView>(`${noteUrl(id)}/transitions`, { method: "POST", body: input }),
+    onSuccess: after,
+  });
+}
+
+export function usePublishNote(id: string) {
+  const after = useAfterWrite(id);
+  return useMutation({
+    mutationFn: (input: { revision: string; main?: string }) =>
+      studioFetch<{ commit: string | null; draftKept: boolean; view: NoteView }>(`${noteUrl(id)}/publish`, { method: "POST", body: input }),
+    onSuccess: (result) => after(result.view),
+  });
+}
