@@ -5,7 +5,7 @@ import { revision } from "./history";
 import { EMPTY_TREE } from "./objects";
 import { cleanMessage, sanitizePerson } from "./person";
 import { checkRefName, OID, readRef } from "./refs";
-import { updateRef } from "./ref-update";
+import { queued, swapRef } from "./ref-update";
 import type { Repo } from "./repo";
 import { RefConflictError, type CommitRequest, type Oid, type Person, type Revision } from "./types";
 
@@ -37,20 +37,24 @@ export async function commitChanges(repo: Repo, req: CommitRequest): Promise<Rev
   const message = cleanMessage(req.message);
   const plan = planChanges(req.changes);
 
-  // A stale save fails before writing anything; the check under the lock below is the real one.
-  const current = await readRef(repo.gitdir, req.ref);
-  if (current !== expected) throw new RefConflictError(req.ref, expected, current);
+  // Saves to one ref from this process take turns, so a save that lost the race fails at the check
+  // below without writing a single object. The check under the lock file (swapRef) is the real one:
+  // it also covers other processes and native git.
+  return queued(repo.gitdir, req.ref, async () => {
+    const current = await readRef(repo.gitdir, req.ref);
+    if (current !== expected) throw new RefConflictError(req.ref, expected, current);
 
-  const parent = parentOid === null ? null : await repo.commit(parentOid);
-  if (parentOid !== null && parent === null) throw new StoreRequestError(`${parentOid} is not a commit in the content repository`);
-  const tree = (await applyChanges(repo, parent?.tree ?? null, plan)) ?? (await repo.db.write("tree", Buffer.alloc(0)));
-  if (tree === (parent?.tree ?? EMPTY_TREE)) throw new NothingToCommitError(req.ref);
+    const parent = parentOid === null ? null : await repo.commit(parentOid);
+    if (parentOid !== null && parent === null) throw new StoreRequestError(`${parentOid} is not a commit in the content repository`);
+    const tree = (await applyChanges(repo, parent?.tree ?? null, plan)) ?? (await repo.db.write("tree", Buffer.alloc(0)));
+    if (tree === (parent?.tree ?? EMPTY_TREE)) throw new NothingToCommitError(req.ref);
 
-  const now = new Date();
-  const object = { tree, parents: parentOid ? [parentOid] : [], author: signatureNow(author, now), committer: signatureNow(APP_IDENTITY, now), message };
-  const oid = await repo.db.write("commit", serializeCommit(object));
-  await updateRef(repo.gitdir, req.ref, expected, oid);
-  return revision(oid, object);
+    const now = new Date();
+    const object = { tree, parents: parentOid ? [parentOid] : [], author: signatureNow(author, now), committer: signatureNow(APP_IDENTITY, now), message };
+    const oid = await repo.db.write("commit", serializeCommit(object));
+    await swapRef(repo.gitdir, req.ref, expected, oid);
+    return revision(oid, object);
+  });
 }
 
 export function checkOid(oid: Oid | null, what: string): Oid | null {

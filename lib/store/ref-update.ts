@@ -13,22 +13,26 @@ import { RefConflictError, type Oid } from "./types";
 
 const LOCK_WAIT_MS = 2000;
 
-/** Writers in this process queue per ref instead of polling each other's lock file. */
+/** Work on one ref in this process runs one at a time, so writers queue instead of polling a lock file. */
 const queues = new Map<string, Promise<unknown>>();
 
-export async function updateRef(gitdir: string, ref: string, expected: Oid | null, next: Oid | null): Promise<void> {
+export async function queued<T>(gitdir: string, ref: string, work: () => Promise<T>): Promise<T> {
   const key = path.join(gitdir, ref);
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(() => updateLocked(gitdir, ref, expected, next));
+  const run = (queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
   queues.set(key, run);
   try {
-    await run;
+    return await run;
   } finally {
     if (queues.get(key) === run) queues.delete(key);
   }
 }
 
-async function updateLocked(gitdir: string, ref: string, expected: Oid | null, next: Oid | null): Promise<void> {
+export function updateRef(gitdir: string, ref: string, expected: Oid | null, next: Oid | null): Promise<void> {
+  return queued(gitdir, ref, () => swapRef(gitdir, ref, expected, next));
+}
+
+/** The compare-and-swap itself, under git's lock file; callers in this process hold the ref's queue. */
+export async function swapRef(gitdir: string, ref: string, expected: Oid | null, next: Oid | null): Promise<void> {
   const file = path.join(gitdir, ref);
   const lock = await acquire(ref, `${file}.lock`);
   let renamed = false;
