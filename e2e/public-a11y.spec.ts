@@ -11,6 +11,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     for (const url of PAGES) {
       test(`axe finds nothing serious on ${url}`, async ({ page }) => {
         await page.goto(url);
+        await page.waitForLoadState("networkidle");
         const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
         const serious = results.violations
           .filter((v) => v.impact === "serious" || v.impact === "critical")
