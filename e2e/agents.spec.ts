@@ -107,6 +107,10 @@ test.describe("every published note", () => {
     expect(res.headers()["vary"]).toMatch(/accept/i);
     await page.goto("/notes/AFN-016");
     await expect(page.locator('link[rel="alternate"][type="text/markdown"]')).toHaveAttribute("href", /\/notes\/AFN-016\.md$/);
+    // The capsule's "where the evidence is" points at this page's Evidence section.
+    const capsule = await (await request.get("/agents/capsules/AFN-016.json")).json();
+    const anchor = new URL(capsule.evidence.url).hash;
+    await expect(page.locator(anchor)).toContainText("Evidence");
   });
 
   test("a hard limit is a flag with its meaning in every format", async ({ request }) => {

@@ -75,7 +75,8 @@ function assemble(
     invariant: field("invariant"),
     rejected_shortcut: field("rejected_shortcut"),
     claim_boundary: field("claim_boundary"),
-    evidence: { summary: field("evidence"), url: `${urls.note(note.id)}#evidence` },
+    // The note page heads each section with id "h-<key>" (components/note-section.tsx).
+    evidence: { summary: field("evidence"), url: `${urls.note(note.id)}#h-evidence` },
     related: related.slice(0, RELATED_SHOWN),
     superseded_by: note.superseded_by && view.byId.has(note.superseded_by) ? note.superseded_by : null,
     open_full_note: { when: whenToOpen(note, clipped, related.length), url: urls.noteAs(note.id, "md") },
