@@ -14,7 +14,8 @@ import { fsck, git, siteYaml, tempDir } from "@/lib/store/testing";
  * For each size: a bare repository is built through the store (one commit of every note), then the
  * same one-note edits are committed through the store (a CAS commit on main each) and through the
  * git CLI in a clone (`git add` + `git commit`, spawned processes). Then a new store instance indexes
- * every note cold, and one more commit is indexed warm (incremental). Prints a table, then one JSON line.
+ * every note cold, one more commit is indexed warm (incremental), and a new instance walks one note's
+ * history over every commit. Prints a table, then one JSON line.
  */
 
 const EDITS = Number(process.env.BENCH_EDITS ?? 200);
@@ -85,6 +86,7 @@ type SizeResult = {
   coldPackedMs: number;
   coldCpuMs: number;
   parseOnlyMs: number;
+  historyMs: number;
   parsedWarm: number;
 };
 
@@ -151,6 +153,13 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   const warmMs = performance.now() - t;
   const parsedWarm = cold.stats().notesParsed - before;
 
+  // History of one note on a restarted server: a walk over every commit on main (first parents).
+  const fresh = createContentStore(gitdir);
+  t = performance.now();
+  const revisions = await fresh.history(`notes/${idOf(editOf(1, notes))}.md`, "main");
+  const historyMs = performance.now() - t;
+  if (revisions.length < 2) throw new Error("history lost revisions");
+
   // What parsing alone costs (same texts, no git, JIT already warm): the floor under any cold index.
   const texts = Object.values(all);
   t = performance.now();
@@ -168,7 +177,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   const coldPackedMs = performance.now() - t;
   if (packedSnap.notes.length !== notes) throw new Error("packed snapshot lost notes");
 
-  return { notes, buildMs, store, native, coldMs, warmMs, coldPackedMs, coldCpuMs, parseOnlyMs, parsedWarm };
+  return { notes, buildMs, store, native, coldMs, warmMs, coldPackedMs, coldCpuMs, parseOnlyMs, historyMs, parsedWarm };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -196,6 +205,7 @@ async function main() {
       "cold index (packed)": ms(r.coldPackedMs),
       "parse only": ms(r.parseOnlyMs),
       "warm index": ms(r.warmMs),
+      "history (cold)": ms(r.historyMs),
       "build": ms(r.buildMs),
     }));
     const load = os.loadavg().map((l) => l.toFixed(1)).join(" ");
@@ -216,6 +226,7 @@ async function main() {
         parse_only_ms: ms(large.parseOnlyMs),
         warm_index_ms: ms(large.warmMs),
         warm_index_parsed: large.parsedWarm,
+        history_cold_ms: ms(large.historyMs),
         p50_ms_100: ms(pct(small.store, 50)),
         p95_ms_100: ms(pct(small.store, 95)),
         native_git_p50_ms_100: ms(pct(small.native, 50)),

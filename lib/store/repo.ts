@@ -3,7 +3,7 @@ import { parseCommit, type CommitObject } from "./commit-object";
 import { Lru } from "./lru";
 import { ObjectDb } from "./objects";
 import { OID, readRef, refNameProblem } from "./refs";
-import { Tree, isDir } from "./tree";
+import { DIR_MODE, Tree, findEntry } from "./tree";
 import type { Oid } from "./types";
 
 /**
@@ -87,12 +87,22 @@ export class Repo {
   async entryAt(root: Oid, segments: string[]): Promise<{ oid: Oid; mode: string; dir: boolean } | null> {
     let treeOid = root;
     for (let i = 0; i < segments.length; i++) {
-      const entry = (await this.tree(treeOid)).get(segments[i]!);
+      const entry = await this.lookup(treeOid, segments[i]!);
       if (!entry) return null;
-      if (i === segments.length - 1) return { oid: entry.oid, mode: entry.mode, dir: isDir(entry) };
-      if (!isDir(entry)) return null;
+      const dir = entry.mode === DIR_MODE || entry.mode === "040000";
+      if (i === segments.length - 1) return { oid: entry.oid, mode: entry.mode, dir };
+      if (!dir) return null;
       treeOid = entry.oid;
     }
-    return { oid: root, mode: "40000", dir: true };
+    return { oid: root, mode: DIR_MODE, dir: true };
+  }
+
+  /** One name in one tree: from the cached tree if there is one, else by scanning the raw object. */
+  private async lookup(treeOid: Oid, name: string): Promise<{ mode: string; oid: Oid } | null> {
+    const cached = this.trees.get(treeOid);
+    if (cached) return cached.get(name) ?? null;
+    const raw = await this.db.readType(treeOid, "tree");
+    if (raw === null) throw new CorruptRepositoryError(`tree ${treeOid} is missing from the repository`);
+    return findEntry(raw, name);
   }
 }

@@ -37,6 +37,26 @@ export function compareKeys(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/**
+ * One entry of a tree object, found by scanning its bytes without building the tree: walking a
+ * file's history reads one large notes/ tree per commit, and decoding 10,000 entries to look at one
+ * costs ten times the scan.
+ */
+export function findEntry(raw: Buffer, name: string): { mode: string; oid: Oid } | null {
+  const wanted = Buffer.from(name, "utf8");
+  let i = 0;
+  while (i < raw.length) {
+    const space = raw.indexOf(0x20, i); // modes hold no spaces, so this ends the mode
+    const nul = space < 0 ? -1 : raw.indexOf(0, space + 1); // names hold no NUL; the id follows it
+    if (nul < 0 || nul + 21 > raw.length) return null;
+    if (nul - space - 1 === wanted.length && raw.compare(wanted, 0, wanted.length, space + 1, nul) === 0) {
+      return { mode: raw.toString("latin1", i, space), oid: raw.toString("hex", nul + 1, nul + 21) };
+    }
+    i = nul + 21;
+  }
+  return null;
+}
+
 export class Tree {
   private offsets: Uint32Array | null = null;
 
