@@ -1,0 +1,83 @@
+import YAML from "yaml";
+import { z } from "zod";
+import { noteIdSchema } from "@/lib/notes/schema";
+import { slug } from "@/lib/render/urls";
+
+/**
+ * A phase: one stretch of work that notes name in their `phase` field. Phases are content, one
+ * file each (`phases/<slug>.yaml` in the content repository), so their closeout record is in git
+ * beside the notes it counts.
+ */
+
+export const PHASE_STATUSES = ["open", "closed"] as const;
+export type PhaseStatus = (typeof PHASE_STATUSES)[number];
+
+const day = z.iso.date("a date like 2026-12-02");
+const words = (what: string) => z.string().trim().min(1, `${what} is empty`).max(2000);
+
+/** The closeout record: the decision delta a phase closes with. */
+export const closeoutSchema = z.discriminatedUnion("kind", [
+  z
+    .object({
+      kind: z.literal("delta"),
+      // Notes of this phase that became verified while it was open.
+      notes: z.array(noteIdSchema).min(1, "a delta names at least one note"),
+      by: words("by"),
+      at: day,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal("no-delta"),
+      by: words("by"),
+      at: day,
+      why: z.string().trim().min(20, "say in words (at least 20 characters) why this phase adds no decision").max(2000),
+    })
+    .strict(),
+]);
+export type Closeout = z.infer<typeof closeoutSchema>;
+
+export const reopeningSchema = z.object({ by: words("by"), at: day, reason: words("reason") }).strict();
+
+export const phaseSchema = z
+  .object({
+    name: z.string().trim().min(1, "name is empty").max(120),
+    slug: z.string().regex(/^[\p{Ll}\p{N}]+(?:-[\p{Ll}\p{N}]+)*$/u, "slug: lower-case words joined by '-'"),
+    status: z.enum(PHASE_STATUSES, { error: "status must be open or closed" }),
+    description: z.string().trim().max(2000).default(""),
+    opened: day.optional(),
+    closed: day.optional(),
+    closeout: closeoutSchema.optional(),
+    reopenings: z.array(reopeningSchema).default([]),
+  })
+  .strict()
+  .refine((p) => p.slug === slug(p.name), { message: "slug must be the name's URL form", path: ["slug"] })
+  .refine((p) => p.status === "open" || (p.closed && p.closeout), {
+    message: "a closed phase needs its closed date and its closeout record",
+    path: ["closeout"],
+  })
+  .refine((p) => p.status === "closed" || !p.closed, { message: "an open phase has no closed date", path: ["closed"] });
+export type Phase = z.infer<typeof phaseSchema>;
+export type PhaseInput = z.input<typeof phaseSchema>;
+
+export const PHASES_DIR = "phases";
+export const phasePath = (phaseSlug: string) => `${PHASES_DIR}/${phaseSlug}.yaml`;
+
+export type PhaseParse = { ok: true; phase: Phase } | { ok: false; errors: { field: string; message: string }[] };
+
+export function parsePhase(source: string): PhaseParse {
+  let data: unknown;
+  try {
+    data = YAML.parse(source);
+  } catch (e) {
+    return { ok: false, errors: [{ field: "file", message: (e as Error).message.split("\n")[0] ?? "invalid YAML" }] };
+  }
+  const result = phaseSchema.safeParse(data);
+  if (result.success) return { ok: true, phase: result.data };
+  return { ok: false, errors: result.error.issues.map((i) => ({ field: i.path.join(".") || "phase", message: i.message })) };
+}
+
+export function serializePhase(input: PhaseInput): string {
+  const phase = phaseSchema.parse(input);
+  return YAML.stringify(phase, { lineWidth: 0 });
+}
