@@ -1,5 +1,5 @@
 import { Feed } from "feed";
-import { getPublishedView } from "@/lib/content/published";
+import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { SECTIONS, STATUS_LABEL, STATUS_MEANING, BOUNDARY_LABEL, type Note } from "@/lib/notes/schema";
 import { lastChanges } from "@/lib/public/last-change";
 import { siteOrigin } from "@/lib/public/origin";
@@ -10,8 +10,23 @@ import { noteUrl } from "@/lib/render/urls";
 
 export const dynamic = "force-dynamic";
 
+// The feed of the current commit, kept until main moves (or the site is reached under another origin).
+let last: { key: string; xml: string } | null = null;
+
 export async function GET() {
   const [view, origin] = await Promise.all([getPublishedView(), siteOrigin()]);
+  const key = `${view.commit} ${origin}`;
+  if (last?.key !== key) last = { key, xml: await buildFeed(view, origin) };
+  return new Response(last.xml, {
+    headers: {
+      "Content-Type": "application/atom+xml; charset=utf-8",
+      "X-Content-Commit": view.commit,
+      "Cache-Control": "no-cache",
+    },
+  });
+}
+
+async function buildFeed(view: PublishedView, origin: string): Promise<string> {
   const changes = await lastChanges(view);
   const linkable = new Set(view.byId.keys());
   const dated = view.notes
@@ -46,13 +61,7 @@ export async function GET() {
     });
   }
 
-  return new Response(feed.atom1(), {
-    headers: {
-      "Content-Type": "application/atom+xml; charset=utf-8",
-      "X-Content-Commit": view.commit,
-      "Cache-Control": "no-cache",
-    },
-  });
+  return feed.atom1();
 }
 
 /** The note as a feed reader shows it: status in words, then each written section, links made absolute. */

@@ -154,3 +154,16 @@ describe("renderMarkdown: hostile input comes out inert", () => {
     expect(() => expectInert("<svg></svg>")).toThrow();
   });
 });
+
+describe("renderMarkdown: repeated renders", () => {
+  it("gives the same HTML from its cache, and a different one when a mention stops being linkable", () => {
+    const md = "Depends on AFN-011 and AFN-012.";
+    const both = new Set(["AFN-011", "AFN-012"]);
+    const first = renderMarkdown(md, { linkable: both, idPrefix: "x" });
+    expect(renderMarkdown(md, { linkable: new Set(both), idPrefix: "x" })).toBe(first);
+    const one = renderMarkdown(md, { linkable: new Set(["AFN-011"]), idPrefix: "x" });
+    expect(one).toContain('href="/notes/AFN-011"');
+    expect(one).not.toContain('href="/notes/AFN-012"');
+    expect(renderMarkdown("x[^1]\n\n[^1]: y", { idPrefix: "a" })).not.toBe(renderMarkdown("x[^1]\n\n[^1]: y", { idPrefix: "b" }));
+  });
+});

@@ -6,6 +6,7 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
+import { NOTE_ID } from "@/lib/notes/schema";
 import { remarkNoteMentions } from "./mentions";
 
 /**
@@ -22,7 +23,32 @@ export type RenderOptions = {
   idPrefix?: string;
 };
 
+// Rendering is pure and costs a few milliseconds a section; pages and the feed render the same
+// sections on every request, so recent results are kept (bounded; least recently used goes first).
+const CACHE_ENTRIES = 2000;
+const CACHE_MAX_SOURCE = 20_000;
+const cache = new Map<string, string>();
+const ANY_ID = new RegExp(NOTE_ID.source.slice(1, -1), "g");
+
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
+  if (markdown.length > CACHE_MAX_SOURCE) return render(markdown, options);
+  // What the output depends on: the source, the id prefix and which of its mentions are linkable.
+  const mentions = markdown.match(ANY_ID) ?? [];
+  const linked = options.linkable ? mentions.filter((id) => options.linkable?.has(id)).join(",") : "*";
+  const key = `${options.idPrefix ?? ""}\0${linked}\0${markdown}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const html = render(markdown, options);
+  cache.set(key, html);
+  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return html;
+}
+
+function render(markdown: string, options: RenderOptions): string {
   const prefix = `${options.idPrefix ?? "md"}-`;
   const file = unified()
     .use(remarkParse)
