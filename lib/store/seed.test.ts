@@ -58,6 +58,32 @@ describe("creating the content repository", () => {
     expect(fsck(gitdir)).toBe("");
   });
 
+  it("seeds an empty bare repository made with git init, and points its HEAD at main", async () => {
+    const gitdir = path.join(temp("init"), "content.git");
+    fs.mkdirSync(gitdir);
+    git(gitdir, "init", "--quiet", "--bare", "--initial-branch=master");
+    const seed = seedFolder(["AFN-001"]);
+    made.push(seed);
+    await Promise.all([ensureContentRepo(gitdir, seed), ensureContentRepo(gitdir, seed)]);
+    expect(git(gitdir, "rev-list", "--count", "main")).toBe("1");
+    expect(git(gitdir, "symbolic-ref", "HEAD")).toBe("refs/heads/main");
+    expect(git(gitdir, "ls-tree", "-r", "--name-only", "main")).toContain("notes/AFN-001.md");
+    expect(fsck(gitdir)).toBe("");
+    // A repository that has any branch is never touched.
+    const other = path.join(temp("init"), "other.git");
+    fs.mkdirSync(other);
+    git(other, "init", "--quiet", "--bare", "--initial-branch=trunk");
+    const work = temp("init-work");
+    git(work, "init", "--quiet", "--initial-branch=trunk");
+    fs.writeFileSync(path.join(work, "README"), "mine\n");
+    git(work, "add", "README");
+    git(work, "commit", "--quiet", "-m", "Mine");
+    git(work, "push", "--quiet", other, "trunk");
+    await ensureContentRepo(other, seed);
+    expect(git(other, "for-each-ref", "--format=%(refname)")).toBe("refs/heads/trunk");
+    expect(git(other, "symbolic-ref", "HEAD")).toBe("refs/heads/trunk");
+  });
+
   it("refuses to take over a folder that holds something else", async () => {
     const gitdir = temp("foreign");
     fs.writeFileSync(path.join(gitdir, "notes.txt"), "mine");

@@ -7,7 +7,9 @@ import { serializeCommit } from "./commit-object";
 import { applyChanges, planChanges, type Content } from "./edit-tree";
 import { gitFs } from "./git-fs";
 import { updateRef } from "./ref-update";
+import { listRefNames, readRef } from "./refs";
 import { Repo } from "./repo";
+import { RefConflictError } from "./types";
 
 /**
  * The embedded content repository: created on first start as a bare repository whose `main` holds
@@ -19,7 +21,7 @@ import { Repo } from "./repo";
 export const SEED_MESSAGE = "Seed the content repository from content/";
 
 export async function ensureContentRepo(gitdir: string, seedDir: string): Promise<void> {
-  if (await isRepository(gitdir)) return;
+  if (await isRepository(gitdir)) return seedEmptyRepository(gitdir, seedDir);
   await refuseForeignFolder(gitdir);
   const files = await readSeed(seedDir);
   await fs.mkdir(path.dirname(gitdir), { recursive: true });
@@ -28,11 +30,7 @@ export async function ensureContentRepo(gitdir: string, seedDir: string): Promis
     await git.init({ fs: gitFs, gitdir: tmp, bare: true, defaultBranch: "main" });
     // isomorphic-git's defaults (ignorecase, no filemode) describe a browser, not this disk.
     await fs.writeFile(path.join(tmp, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
-    const repo = new Repo(tmp);
-    const tree = (await applyChanges(repo, null, planChanges(files))) ?? (await repo.db.write("tree", Buffer.alloc(0)));
-    const who = signatureNow(APP_IDENTITY);
-    const commit = await repo.db.write("commit", serializeCommit({ tree, parents: [], author: who, committer: who, message: `${SEED_MESSAGE}\n` }));
-    await updateRef(tmp, "refs/heads/main", null, commit);
+    await seedMain(tmp, files);
     try {
       await fs.rename(tmp, gitdir);
     } catch (e) {
@@ -43,6 +41,34 @@ export async function ensureContentRepo(gitdir: string, seedDir: string): Promis
     }
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The seed commit, created as refs/heads/main (compare-and-swap from nothing). */
+async function seedMain(gitdir: string, files: Record<string, Content>): Promise<void> {
+  const repo = new Repo(gitdir);
+  const tree = (await applyChanges(repo, null, planChanges(files))) ?? (await repo.db.write("tree", Buffer.alloc(0)));
+  const who = signatureNow(APP_IDENTITY);
+  const commit = await repo.db.write("commit", serializeCommit({ tree, parents: [], author: who, committer: who, message: `${SEED_MESSAGE}\n` }));
+  await updateRef(gitdir, "refs/heads/main", null, commit);
+}
+
+/**
+ * A repository someone made with `git init --bare` and pointed CONTENT_REPO at: no refs at all. It
+ * gets the seed on main, and HEAD is pointed at main so clones check it out. A repository with any
+ * ref is left exactly as it is.
+ */
+async function seedEmptyRepository(gitdir: string, seedDir: string): Promise<void> {
+  if ((await listRefNames(gitdir, "refs/")).length > 0) return;
+  try {
+    await seedMain(gitdir, await readSeed(seedDir));
+  } catch (e) {
+    if (e instanceof RefConflictError) return; // another process seeded it first
+    throw e;
+  }
+  const head = (await fs.readFile(path.join(gitdir, "HEAD"), "utf8")).trim();
+  if (head !== "ref: refs/heads/main" && (await readRef(gitdir, "HEAD")) === null) {
+    await fs.writeFile(path.join(gitdir, "HEAD"), "ref: refs/heads/main\n");
   }
 }
 
