@@ -1,0 +1,106 @@
+import { expect, test } from "@playwright/test";
+import { AUTHOR, createNote, ensureAccounts, fillRequired, git, newToken, REVIEWER, save, signIn } from "./support/studio";
+
+/** Who may see and do what, checked in the browser and against the server directly. */
+
+test.beforeAll(() => ensureAccounts());
+
+test("a reviewer reads a draft but cannot save or publish it, whatever the browser sends", async ({ browser }) => {
+  const authorContext = await browser.newContext();
+  const author = await authorContext.newPage();
+  await signIn(author, AUTHOR);
+  const id = await createNote(author);
+  await fillRequired(author, "Reviewed note");
+  await author.getByLabel("Invariant", { exact: true }).fill("Holds.");
+  await author.getByLabel("Claim boundary", { exact: true }).fill("Nothing more.");
+  await save(author);
+  await author.getByRole("button", { name: "Propose as hypothesis" }).click();
+  await expect(author.getByRole("heading", { name: "Status: hypothesis" })).toBeVisible();
+  await authorContext.close();
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, REVIEWER);
+  await page.goto(`/studio/notes/${id}`);
+  await expect(page.getByLabel("Title", { exact: true })).toHaveValue("Reviewed note");
+  await expect(page.getByRole("button", { name: "Save draft" })).toBeDisabled();
+  const publish = page.getByRole("button", { name: "Publish" });
+  await expect(publish).toBeDisabled();
+  await expect(publish).toHaveAccessibleDescription(/only authors publish/);
+
+  // The server refuses a forged request with the reviewer's own session.
+  const view = await (await page.request.get(`/api/studio/notes/${id}`)).json();
+  const forged = await page.request.post(`/api/studio/notes/${id}/publish`, { data: { revision: view.revision } });
+  expect(forged.status()).toBe(403);
+  expect((await forged.json()).error.message).toBe("only authors may do this; e2e-reviewer is signed in as a reviewer");
+  const forgedSave = await page.request.put(`/api/studio/notes/${id}`, { data: { revision: view.revision, note: view.fields } });
+  expect(forgedSave.status()).toBe(403);
+  expect(git("ls-tree", "refs/heads/main", `notes/${id}.md`)).toBe("");
+  await context.close();
+});
+
+test("an anonymous visitor cannot see a draft, and is sent to sign in from the studio", async ({ browser, page }) => {
+  const authorContext = await browser.newContext();
+  const author = await authorContext.newPage();
+  await signIn(author, AUTHOR);
+  const id = await createNote(author);
+  await fillRequired(author, "Secret draft title");
+  await save(author);
+  await authorContext.close();
+
+  const draft = await page.goto(`/studio/notes/${id}`);
+  expect(draft?.status()).toBe(404);
+  await expect(page.getByText("Secret draft title")).toHaveCount(0);
+  const api = await page.request.get(`/api/studio/notes/${id}`);
+  expect(api.status()).toBe(404);
+  expect(await api.text()).not.toContain("Secret draft title");
+  expect((await page.request.get(`/notes/${id}`)).status()).toBe(404);
+  expect((await page.request.get("/api/studio/notes")).status()).toBe(401);
+
+  await page.goto("/studio");
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fstudio$/);
+  await page.getByLabel("Account").fill(AUTHOR.name);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toHaveText("Not signed in: wrong account name or password.");
+});
+
+test("an agent with a token does what an author does, through the same rules (as curl would)", async ({ playwright, baseURL }) => {
+  const token = newToken(AUTHOR.name);
+  const agent = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  const created = await agent.post("/api/studio/notes", { data: {} });
+  expect(created.status()).toBe(201);
+  const { id, revision } = await created.json();
+  const note = {
+    title: `Agent note ${id}`,
+    summary: "Written by an agent through the studio API.",
+    phase: "Phase 7 architecture",
+    tags: ["agents"],
+    related: [],
+    boundaries: [],
+    core: null,
+    sections: { decision: "Use the API.", invariant: "Same rules as people.", rejectedShortcut: "", evidence: "", claimBoundary: "Only this note.", notes: "" },
+  };
+  const saved = await agent.put(`/api/studio/notes/${id}`, { data: { revision, note } });
+  expect(saved.status()).toBe(200);
+  const forged = await agent.put(`/api/studio/notes/${id}`, { data: { revision: (await saved.json()).revision, note: { ...note, status: "verified-structural" } } });
+  expect(forged.status()).toBe(422);
+  const proposed = await agent.post(`/api/studio/notes/${id}/transitions`, { data: { to: "hypothesis", revision: (await saved.json()).revision } });
+  expect(proposed.status()).toBe(200);
+  const published = await agent.post(`/api/studio/notes/${id}/publish`, { data: { revision: (await proposed.json()).revision } });
+  expect(published.status()).toBe(200);
+  expect(git("log", "-1", "--format=%an", "refs/heads/main", "--", `notes/${id}.md`)).toBe("e2e-author");
+  await agent.dispose();
+
+  // A revoked token stops at once.
+  const revoked = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  const { execFileSync } = await import("node:child_process");
+  execFileSync("node_modules/.bin/tsx", ["scripts/user.ts", "revoke", token.split("_")[1] ?? ""], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR } });
+  expect((await revoked.get("/api/studio/notes")).status()).toBe(401);
+  await revoked.dispose();
+});
+
+test.afterAll(() => {
+  // Everything the studio wrote is a well-formed git repository.
+  expect(git("fsck", "--strict", "--no-dangling")).toBe("");
+});

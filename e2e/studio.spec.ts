@@ -1,0 +1,143 @@
+import { expect, test } from "@playwright/test";
+import { AUTHOR, createNote, ensureAccounts, fillRequired, git, save, section, signIn } from "./support/studio";
+
+/**
+ * The authoring studio as an author meets it: sign in, write, be told what is wrong and where,
+ * save as a commit in their own name, lose nothing to a second tab or a reload, propose, publish.
+ * Each test creates its own note, so the two workers never share one.
+ */
+
+test.beforeAll(() => ensureAccounts());
+
+test("an author writes a note, meets field errors and a policy finding, fixes them and saves as themself", async ({ page }) => {
+  await signIn(page, AUTHOR);
+  const id = await createNote(page);
+
+  // An empty note: the schema's messages appear at the fields, and nothing is sent.
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByText(/Not saved: \d+ fields need attention\./)).toBeVisible();
+  await expect(page.getByLabel("Title", { exact: true })).toHaveAccessibleDescription(/title is empty/);
+  await expect(page.getByLabel("Summary", { exact: true })).toHaveAccessibleDescription(/summary is empty/);
+  await expect(page.getByLabel("Phase", { exact: true })).toHaveAccessibleDescription(/phase is empty/);
+  await expect(page.getByLabel("Title", { exact: true })).toBeFocused();
+
+  await fillRequired(page, "Studio first note");
+  await expect(page.getByLabel("Title", { exact: true })).not.toHaveAccessibleDescription(/title is empty/);
+
+  // A local path in Evidence: the archive policy refuses it at the field and line, and the save is blocked.
+  await section(page, "Evidence").fill("- a trace of the kernel\n- raw file in /home/someone/x/trace.json");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  const evidenceErrors = page.locator("#section-evidence-errors");
+  await expect(evidenceErrors).toContainText("line 2");
+  await expect(evidenceErrors).toContainText("local file path");
+  await expect(evidenceErrors).toContainText("/home/someone/x/trace.json");
+  expect(git("for-each-ref", "--format=%(objectname)", `refs/heads/drafts/${id}`)).toBe(git("rev-parse", "refs/heads/main"));
+
+  await section(page, "Evidence").fill("- a trace of the kernel\n- the pinned trace.json of the benchmark");
+  await expect(evidenceErrors).toHaveCount(0);
+  await save(page);
+
+  expect(git("log", "-1", "--format=%an <%ae>|%s", `refs/heads/drafts/${id}`)).toBe(`e2e-author <e2e-author@users.field-notes.invalid>|${id}: write "Studio first note"`);
+  expect(git("show", `refs/heads/drafts/${id}:notes/${id}.md`)).toContain("the pinned trace.json of the benchmark");
+  // A second save names what changed.
+  await section(page, "Notes").fill("Written in the studio.");
+  await save(page);
+  expect(git("log", "-1", "--format=%an|%s", `refs/heads/drafts/${id}`)).toBe(`e2e-author|${id}: edit Notes`);
+});
+
+test("a second tab saves first: the first tab gets both versions side by side and keeps its text", async ({ page, context }) => {
+  await signIn(page, AUTHOR);
+  const id = await createNote(page);
+  await fillRequired(page, "Contested note");
+  await save(page);
+
+  const other = await context.newPage();
+  await other.goto(`/studio/notes/${id}`);
+  await section(other, "Decision").fill("Their decision, saved first.");
+  await save(other);
+
+  await page.bringToFront();
+  await section(page, "Evidence").fill("My evidence, typed before their save.");
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByRole("heading", { name: "This note changed while you were editing" })).toBeVisible();
+  await expect(page.getByLabel("Your Evidence")).toHaveText("My evidence, typed before their save.");
+  await expect(page.getByLabel("Their Evidence")).toHaveText("");
+  // Only they changed Decision, so the merge starts from theirs; only I changed Evidence, so from mine.
+  await expect(page.getByLabel("Merged Decision")).toHaveValue("Their decision, saved first.");
+  await expect(page.getByLabel("Merged Evidence")).toHaveValue("My evidence, typed before their save.");
+  await page.getByRole("group", { name: "Decision" }).getByRole("button", { name: "Take mine" }).click();
+  await expect(page.getByLabel("Merged Decision")).toHaveValue(`Decide Contested note.`);
+  await page.getByRole("group", { name: "Decision" }).getByRole("button", { name: "Take theirs" }).click();
+  await page.getByLabel("Merged Evidence").fill("My evidence, typed before their save, merged by hand.");
+
+  await page.getByRole("button", { name: "Continue with the merged version" }).click();
+  await expect(section(page, "Evidence")).toHaveValue("My evidence, typed before their save, merged by hand.");
+  await save(page);
+  const file = git("show", `refs/heads/drafts/${id}:notes/${id}.md`);
+  expect(file).toContain("Their decision, saved first.");
+  expect(file).toContain("My evidence, typed before their save, merged by hand.");
+});
+
+test("unsaved text survives a reload and is offered back", async ({ page }) => {
+  await signIn(page, AUTHOR);
+  const id = await createNote(page);
+  await fillRequired(page, "Reloaded note");
+  await section(page, "Invariant").fill("Typed, never saved, then the tab reloaded.");
+  await page.reload();
+  await expect(page.getByText(/You have unsaved edits of this note from/)).toBeVisible();
+  await expect(section(page, "Invariant")).toHaveValue("");
+  await page.getByRole("button", { name: "Restore unsaved edits" }).click();
+  await expect(section(page, "Invariant")).toHaveValue("Typed, never saved, then the tab reloaded.");
+  await expect(page.getByLabel("Title", { exact: true })).toHaveValue("Reloaded note");
+  await save(page);
+  // Saved: nothing is offered any more.
+  await page.reload();
+  await expect(section(page, "Invariant")).toHaveValue("Typed, never saved, then the tab reloaded.");
+  await expect(page.getByText(/You have unsaved edits/)).toHaveCount(0);
+  expect(git("show", `refs/heads/drafts/${id}:notes/${id}.md`)).toContain("Typed, never saved");
+});
+
+test("proposing needs an invariant and a claim boundary; publishing shows the note to readers and agents", async ({ page, request }) => {
+  await signIn(page, AUTHOR);
+  const id = await createNote(page);
+  const title = `Published from the studio ${id}`;
+  await fillRequired(page, title);
+  await save(page);
+
+  const propose = page.getByRole("button", { name: "Propose as hypothesis" });
+  await expect(propose).toBeDisabled();
+  await expect(propose).toHaveAccessibleDescription(/the Invariant section is empty.*the Claim boundary section is empty/);
+  const publish = page.getByRole("button", { name: "Publish" });
+  await expect(publish).toBeDisabled();
+  await expect(publish).toHaveAccessibleDescription(/a draft is not published: propose it as a hypothesis first/);
+
+  await section(page, "Invariant").fill("No masked key is ever loaded.");
+  await section(page, "Claim boundary").fill("Says nothing about other backends.");
+  // Unsaved edits hold status changes back: they apply to the saved revision.
+  await expect(propose).toHaveAccessibleDescription(/save your changes first/);
+  await save(page);
+  await expect(propose).toBeEnabled();
+  await propose.click();
+  await expect(page.getByRole("heading", { name: "Status: hypothesis" })).toBeVisible();
+  expect(git("log", "-1", "--format=%an|%s", `refs/heads/drafts/${id}`)).toBe(`e2e-author|${id}: draft → hypothesis`);
+
+  await expect(publish).toBeEnabled();
+  const mainBefore = git("rev-parse", "refs/heads/main");
+  await publish.click();
+  await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
+  const commit = git("log", "-1", "--format=%H", "refs/heads/main", "--", `notes/${id}.md`);
+  expect(git("log", "-1", "--format=%an <%ae>|%s", commit)).toBe(`e2e-author <e2e-author@users.field-notes.invalid>|Publish ${id}: ${title}`);
+  expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", commit)).toBe(`notes/${id}.md`);
+  expect(git("merge-base", "--is-ancestor", mainBefore, commit) === "").toBe(true);
+  expect(git("for-each-ref", `refs/heads/drafts/${id}`)).toBe("");
+
+  // The public home and the note's page show it on the next request; so does the agents' index.
+  await page.goto("/");
+  await expect(page.getByText(title).first()).toBeVisible();
+  const notePage = await request.get(`/notes/${id}`);
+  expect(notePage.status()).toBe(200);
+  expect(await notePage.text()).toContain(title);
+  const index = await request.get("/agents/index.json");
+  expect(index.status()).toBe(200);
+  expect(JSON.stringify(await index.json())).toContain(id);
+});

@@ -1,0 +1,85 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+import { contentRepoPath } from "./content-repo";
+
+/**
+ * The studio's end-to-end helpers: accounts made with the real CLI (`npm run user`) against the
+ * server's data folder, sign-in through the real form, and native git on the content repository.
+ */
+
+export const AUTHOR = { name: "e2e-author", password: "author's long e2e password" };
+export const REVIEWER = { name: "e2e-reviewer", password: "reviewer's long e2e password" };
+
+function dataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error("E2E_DATA_DIR is not set: run the tests through playwright.config.ts");
+  return dir;
+}
+
+function user(args: string[], input?: string): string {
+  return execFileSync(path.resolve("node_modules/.bin/tsx"), ["scripts/user.ts", ...args], {
+    env: { ...process.env, DATA_DIR: dataDir() },
+    input,
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "pipe"],
+  }).trim();
+}
+
+/** Create the e2e accounts with the CLI, once per data folder (a second worker finds them there). */
+export function ensureAccounts(): void {
+  for (const [account, role] of [
+    [AUTHOR, "author"],
+    [REVIEWER, "reviewer"],
+  ] as const) {
+    try {
+      user(["add", account.name, "--role", role], `${account.password}\n`);
+    } catch (e) {
+      const stderr = String((e as { stderr?: string }).stderr ?? e);
+      if (!stderr.includes("already exists")) throw e;
+    }
+  }
+}
+
+/** A new API token for the account, as `npm run user -- token` prints it. */
+export function newToken(name: string): string {
+  return user(["token", name, "--label", "e2e"]);
+}
+
+export async function signIn(page: Page, account: { name: string; password: string }, to = "/studio"): Promise<void> {
+  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(to)}`);
+  await page.getByLabel("Account").fill(account.name);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname === to);
+}
+
+/** "New note" on /studio; answers the id the server allocated, read from the editor's URL. */
+export async function createNote(page: Page): Promise<string> {
+  await page.goto("/studio");
+  await page.getByRole("button", { name: "New note" }).click();
+  await page.waitForURL(/\/studio\/notes\/[A-Z]+-\d{3,}$/);
+  const id = new URL(page.url()).pathname.split("/").pop() ?? "";
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(id);
+  return id;
+}
+
+/** A section's Markdown editor, found by its accessible name (the section heading). */
+export const section = (page: Page, name: string) => page.getByLabel(name, { exact: true });
+
+export async function fillRequired(page: Page, title: string): Promise<void> {
+  await page.getByLabel("Title", { exact: true }).fill(title);
+  await page.getByLabel("Summary", { exact: true }).fill(`What ${title} decides, in one line.`);
+  await page.getByLabel("Phase", { exact: true }).fill("Phase 7 architecture");
+  await page.getByLabel("Tags", { exact: true }).fill("studio, e2e");
+  await section(page, "Decision").fill(`Decide ${title}.`);
+}
+
+export async function save(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByText(/Saved as revision [0-9a-f]{7}\.|Nothing changed since the last save\./)).toBeVisible();
+}
+
+export function git(...args: string[]): string {
+  return execFileSync("git", ["--git-dir", contentRepoPath(), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+}
