@@ -10,6 +10,7 @@ import { staleRevision } from "./conflict";
 import { describePublish } from "./describe-change";
 import { viewOf, type NoteView } from "./note-view";
 import { policyFindings } from "./policy";
+import { reviewsOf } from "./reviews";
 import { draftRef, MAIN_REF, notePath } from "./refs";
 import { isFresh, workingCopy, type WorkingCopy } from "./working-copy";
 
@@ -39,8 +40,12 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
   const note = copy.stored.note;
   const verdict = checkPublish(note);
   const findings = await policyFindings(note);
-  if (!verdict.allowed || findings.length) {
-    const unmet = [...verdict.unmet, ...findings.map((f) => `${f.field} line ${f.line}: ${f.message}`)];
+  // A reviewer's "request changes" on exactly the revision being published stands until a new save or their next verdict.
+  const changesRequested = (await reviewsOf(id)).verdicts
+    .filter((v) => v.verdict === "request-changes" && v.revision === copy.revision && !v.resolved)
+    .map((v) => `${v.reviewer} requested changes on revision ${copy.revision.slice(0, 7)}; publishing waits until the changes are made (a new save) or ${v.reviewer} approves it`);
+  if (!verdict.allowed || findings.length || changesRequested.length) {
+    const unmet = [...verdict.unmet, ...changesRequested, ...findings.map((f) => `${f.field} line ${f.line}: ${f.message}`)];
     throw new ApiError(422, "publish-refused", `${id} cannot be published yet: ${unmet.join("; ")}`, { unmet, where: findings });
   }
   await refuseIfMainChanged(store, copy, request.main);

@@ -1,9 +1,10 @@
 import type { ReviewState } from "@/lib/rules/status-machine";
+import { getReviewState } from "@/lib/review/read-review";
 
 /**
- * Review verdicts on a note. The review issue stores them (refs/reviews/<id>); until it lands there
- * are none, so a promotion to verified is refused with the reason "no approval of revision …".
+ * Review verdicts on a note, as the status machine checks them: derived from refs/reviews/<id>
+ * by lib/review (each reviewer's latest verdict per revision).
  */
-export async function reviewsOf(_id: string): Promise<ReviewState> {
-  return { verdicts: [] };
+export async function reviewsOf(id: string): Promise<ReviewState> {
+  return getReviewState(id);
 }
