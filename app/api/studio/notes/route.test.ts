@@ -315,3 +315,46 @@ describe("the repository afterwards", () => {
     expect(body.notes.find((n: Json) => n.id === "AFN-002")).toMatchObject({ draft: false, status: expect.any(String), lastChange: { author: { name: expect.any(String) } } });
   });
 });
+
+describe("publishing an edited published note", () => {
+  it("updates the public note and its history, in the editor's name", async () => {
+    const opened = await api.read(f.author, "AFN-010");
+    const note = { ...opened.body.fields, sections: { ...opened.body.fields.sections, notes: "Clarified in the studio." } };
+    const saved = await api.save(f.author, "AFN-010", { revision: opened.body.revision, note });
+    expect(saved.status).toBe(200);
+    const published = await api.publish(f.author, "AFN-010", { revision: saved.body.revision });
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+    const { getPublishedHistory, getPublishedNote } = await import("@/lib/content/published");
+    expect((await getPublishedNote("AFN-010"))?.sections.notes).toBe("Clarified in the studio.");
+    const history = await getPublishedHistory("AFN-010");
+    expect(history[0]).toMatchObject({ commit: published.body.commit, author: { name: "ada" } });
+    expect(history.length).toBeGreaterThan(1);
+    // Its editorial place is kept: only new notes go to the top.
+    expect(git("show", "refs/heads/main:notes/AFN-010.md")).toContain(`order: ${opened.body.note.order}\n`);
+  });
+
+  it("refuses to overwrite a change made on main after the draft began (409), until the author has seen it", async () => {
+    const opened = await api.read(f.author, "AFN-011");
+    const saved = await api.save(f.author, "AFN-011", { revision: opened.body.revision, note: { ...opened.body.fields, tags: [...opened.body.fields.tags, "studio"] } });
+    expect(saved.status).toBe(200);
+    // Meanwhile someone commits to main with plain git tools.
+    const { getContentStore } = await import("@/lib/store");
+    const store = await getContentStore();
+    const mainHead = git("rev-parse", "refs/heads/main");
+    const text = (await store.readFile(mainHead, "notes/AFN-011.md"))!.replace(/^## Notes\n/m, "## Notes\n\nA correction made on main.\n");
+    const onMain = await store.commit({ ref: "refs/heads/main", expected: mainHead, author: { name: "Plain Git", email: "git@example.org" }, message: "Correct AFN-011", changes: { "notes/AFN-011.md": text } });
+
+    const refused = await api.publish(f.author, "AFN-011", { revision: saved.body.revision });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: { code: "main-changed" }, main: onMain.commit, theirs: { source: "main", fields: { sections: { notes: expect.stringMatching(/^A correction made on main\./) } } } });
+    expect(git("rev-parse", "refs/heads/main")).toBe(onMain.commit);
+
+    // The author merges main's correction into the draft, then publishes, acknowledging that main commit.
+    const merged = await api.save(f.author, "AFN-011", { revision: saved.body.revision, note: { ...saved.body.fields, sections: { ...saved.body.fields.sections, notes: refused.body.theirs.fields.sections.notes } } });
+    const published = await api.publish(f.author, "AFN-011", { revision: merged.body.revision, main: onMain.commit });
+    expect(published.status).toBe(200);
+    const file = git("show", "refs/heads/main:notes/AFN-011.md");
+    expect(file).toContain("A correction made on main.");
+    expect(file).toContain("- studio");
+  });
+});
