@@ -3,6 +3,9 @@ import { AUTHOR, createNote, ensureAccounts, fillRequired, git, newToken, REVIEW
 
 /** Who may see and do what, checked in the browser and against the server directly. */
 
+// Each test signs in (scrypt) and most drive two pages; on a loaded machine a minute is too tight.
+test.describe.configure({ timeout: 120_000 });
+
 test.beforeAll(() => ensureAccounts());
 
 test("a reviewer reads a draft but cannot save or publish it, whatever the browser sends", async ({ browser }) => {
@@ -63,6 +66,22 @@ test("an anonymous visitor cannot see a draft, and is sent to sign in from the s
   await page.getByLabel("Password").fill("not the password");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toHaveText("Not signed in: wrong account name or password.");
+});
+
+test("sign-in attempts are limited per account, with a message that says so", async ({ page }) => {
+  const name = `e2e-guess-${Date.now()}`;
+  await page.goto("/sign-in");
+  const alert = page.getByRole("alert").filter({ hasText: "Not signed in" });
+  for (let i = 1; i <= 5; i++) {
+    await page.getByLabel("Account").fill(name);
+    await page.getByLabel("Password").fill(`wrong guess number ${i}`);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(alert).toHaveText("Not signed in: wrong account name or password.");
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+  }
+  await page.getByLabel("Password").fill("wrong guess number 6");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(alert).toHaveText("Not signed in: too many failed sign-ins; try again in 15 minutes.");
 });
 
 test("an agent with a token does what an author does, through the same rules (as curl would)", async ({ playwright, baseURL }) => {

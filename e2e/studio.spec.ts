@@ -7,6 +7,9 @@ import { AUTHOR, createNote, ensureAccounts, fillRequired, git, save, section, s
  * Each test creates its own note, so the two workers never share one.
  */
 
+// Each test signs in (scrypt) and most drive two pages; on a loaded machine a minute is too tight.
+test.describe.configure({ timeout: 120_000 });
+
 test.beforeAll(() => ensureAccounts());
 
 test("an author writes a note, meets field errors and a policy finding, fixes them and saves as themself", async ({ page }) => {
