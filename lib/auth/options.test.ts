@@ -34,9 +34,9 @@ function environment(vars: Record<string, string | undefined>) {
 const account = (provider: string) => ({ provider, type: "oauth", providerAccountId: "1" }) as Account;
 const callbacks = () => authOptions().callbacks!;
 
-async function sessionFor(provider: string, profile: Record<string, unknown>) {
+async function sessionFor(provider: string, profile: Record<string, unknown>): Promise<Session> {
   const token = await callbacks().jwt!({ token: {} as JWT, user: { id: "1" } as User, account: account(provider), profile: profile as Profile, trigger: "signIn" });
-  return callbacks().session!({ session: { expires: "2099-01-01T00:00:00.000Z" } as Session, token, user: undefined as never, newSession: undefined, trigger: "update" });
+  return (await callbacks().session!({ session: { expires: "2099-01-01T00:00:00.000Z" } as Session, token, user: undefined as never, newSession: undefined, trigger: "update" })) as Session;
 }
 
 describe("sign-in providers", () => {
@@ -75,7 +75,7 @@ describe("sign-in providers", () => {
     environment(OAUTH);
     const token = await callbacks().jwt!({ token: {} as JWT, user: { id: "1" } as User, account: account("github"), profile: { login: "octocat" } as Profile, trigger: "signIn" });
     environment({ ...OAUTH, AUTH_ALLOW: "github:reviewer1=reviewer,oidc:alice@example.org=author" });
-    const session = await callbacks().session!({ session: { expires: "2099-01-01T00:00:00.000Z" } as Session, token, user: undefined as never, newSession: undefined, trigger: "update" });
+    const session = (await callbacks().session!({ session: { expires: "2099-01-01T00:00:00.000Z" } as Session, token, user: undefined as never, newSession: undefined, trigger: "update" })) as Session;
     expect(session.actor).toBeUndefined();
   });
 });
