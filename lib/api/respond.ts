@@ -38,9 +38,15 @@ export function handle<C = { params: Promise<unknown> }>(fn: (request: Request, 
   };
 }
 
+// Six sections of at most 100,000 characters each, escaped as JSON, fit with room to spare.
+const MAX_BODY = 2_000_000;
+
 /** The request's JSON body parsed with `schema`; malformed JSON and a wrong shape are both 400s. */
 export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const tooLarge = new ApiError(400, "too-large", `the request body is larger than ${MAX_BODY / 1_000_000} MB`, { where: [{ field: "body", message: "too large" }] });
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) throw tooLarge;
   const text = await request.text();
+  if (text.length > MAX_BODY) throw tooLarge;
   let value: unknown = {};
   if (text.trim() !== "") {
     try {

@@ -17,7 +17,12 @@ export function idOfDraftRef(ref: string): string | null {
 
 /** A note id from a URL: "AFN-022" (any case); anything else is a 404, as for a note that does not exist. */
 export function noteIdParam(raw: string): string {
-  const id = decodeURIComponent(raw).toUpperCase();
+  let id: string;
+  try {
+    id = decodeURIComponent(raw).toUpperCase();
+  } catch {
+    id = "";
+  }
   if (!NOTE_ID.test(id)) throw new ApiError(404, "not-found", `"${raw}" is not a note id (expected an id like AFN-022)`);
   return id;
 }

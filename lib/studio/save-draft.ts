@@ -27,7 +27,8 @@ export async function saveDraft(actor: StudioActor, id: string, request: SaveDra
   if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(copy, request.revision, request.note);
 
   const before = copy.stored?.ok ? copy.stored.note : null;
-  const meta: NoteMeta = before ?? { id, status: "draft", order: await nextOrder() };
+  // The file's name is the note's id, whatever a hand-edited front matter says.
+  const meta: NoteMeta = before ? { ...before, id } : { id, status: "draft", order: await nextOrder() };
   refuseReadOnlyChanges(id, meta, request.note);
 
   const checked = validateNote(composeNote(meta, fieldsFrom(request.note)));
