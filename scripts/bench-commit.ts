@@ -87,6 +87,8 @@ type SizeResult = {
   coldCpuMs: number;
   parseOnlyMs: number;
   historyMs: number;
+  storeCpuMs: number;
+  nativeCpuMs: number;
   parsedWarm: number;
 };
 
@@ -114,17 +116,22 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
 
   // Store: one CAS commit per edit on a warm store (the server's steady state).
   const store: number[] = [];
+  let storeCpu = 0;
   for (let k = 0; k < EDITS; k++) {
     const i = editOf(k, notes);
     const text = benchNote(i, `Edit ${k} through the store.`);
     t = performance.now();
+    const cpu0 = cpuMs();
     const rev = await builder.commit({ ref: "refs/heads/main", expected: head, author: AUTHOR, message: `Edit ${idOf(i)} (${k})`, changes: { [`notes/${idOf(i)}.md`]: text } });
     store.push(performance.now() - t);
+    storeCpu += cpuMs() - cpu0;
     head = rev.commit;
   }
+  const storeCpuMs = storeCpu / EDITS;
 
   // Native git: the same edits in a clone, one `git add` and one `git commit` process each.
   const native: number[] = [];
+  const nativeCpuStart = childrenCpuMs();
   for (let k = 0; k < (withNative ? EDITS : 0); k++) {
     const i = editOf(k, notes);
     const text = benchNote(i, `Edit ${k} through git.`);
@@ -134,6 +141,7 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
     git(work, "commit", "--quiet", "-m", `Edit ${idOf(i)} (${k})`);
     native.push(performance.now() - t);
   }
+  const nativeCpuMs = withNative ? (childrenCpuMs() - nativeCpuStart) / EDITS : NaN;
 
   // Cold index: a new store instance (a restarted server) reads and parses every note.
   const cold = createContentStore(gitdir);
@@ -177,8 +185,20 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
   const coldPackedMs = performance.now() - t;
   if (packedSnap.notes.length !== notes) throw new Error("packed snapshot lost notes");
 
-  return { notes, buildMs, store, native, coldMs, warmMs, coldPackedMs, coldCpuMs, parseOnlyMs, historyMs, parsedWarm };
+  return { notes, buildMs, store, native, coldMs, warmMs, coldPackedMs, coldCpuMs, parseOnlyMs, historyMs, storeCpuMs, nativeCpuMs, parsedWarm };
 }
+
+/** CPU time of finished child processes (the git CLI runs), from /proc: user + system, in ms. */
+function childrenCpuMs(): number {
+  const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? [];
+  // After "pid (comm) ", cutime and cstime are fields 14 and 15 (0-based), in clock ticks of 10 ms.
+  return (Number(fields[14]) + Number(fields[15])) * 10;
+}
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -202,6 +222,8 @@ async function main() {
       "store p95": ms(pct(r.store, 95)),
       "git CLI p50": r.native.length ? ms(pct(r.native, 50)) : "-",
       "git CLI p95": r.native.length ? ms(pct(r.native, 95)) : "-",
+      "store CPU/commit": ms(r.storeCpuMs),
+      "git CLI CPU/commit": r.native.length ? ms(r.nativeCpuMs) : "-",
       "cold index": ms(r.coldMs),
       "cold index (packed)": ms(r.coldPackedMs),
       "parse only": ms(r.parseOnlyMs),
@@ -221,6 +243,9 @@ async function main() {
         p95_ms: ms(pct(large.store, 95)),
         native_git_p50_ms: ms(pct(large.native, 50)),
         native_git_p95_ms: ms(pct(large.native, 95)),
+        store_cpu_ms_per_commit: ms(large.storeCpuMs),
+        native_git_cpu_ms_per_commit: ms(large.nativeCpuMs),
+        store_cpu_ms_per_commit_100: ms(small.storeCpuMs),
         cold_index_ms: ms(large.coldMs),
         cold_index_packed_ms: ms(large.coldPackedMs),
         cold_index_cpu_ms: ms(large.coldCpuMs),

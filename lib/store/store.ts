@@ -1,6 +1,8 @@
+import path from "node:path";
 import { checkOid, commitChanges } from "./commit";
 import { StoreRequestError, UnknownRevisionError } from "./errors";
 import { Histories } from "./history";
+import { filesIn, firstParentLog } from "./log";
 import { checkPath } from "./paths";
 import { checkRefName, listRefNames, readRef } from "./refs";
 import { updateRef } from "./ref-update";
@@ -14,7 +16,8 @@ export { APP_IDENTITY, NothingToCommitError } from "./commit";
  * The store over one bare repository. Refs are read from disk on every call; everything keyed by an
  * object id (trees, commits, parsed notes, snapshots, file histories) is cached, since it never changes.
  */
-export function createContentStore(gitdir: string): ContentStore {
+export function createContentStore(dir: string): ContentStore {
+  const gitdir = path.resolve(dir);
   const repo = new Repo(gitdir);
   const snapshots = new Snapshots(repo);
   const histories = new Histories(repo);
@@ -26,13 +29,13 @@ export function createContentStore(gitdir: string): ContentStore {
   }
 
   /** The blob at `path` in that revision, or null (unknown revision, bad path, missing file, a folder). */
-  async function blobAt(refOrOid: string, path: string): Promise<Oid | null> {
+  async function blobAt(refOrOid: string, file: string): Promise<Oid | null> {
     const oid = await repo.resolve(refOrOid);
     const commit = oid && (await repo.commit(oid));
     if (!commit) return null;
     let segments: string[];
     try {
-      segments = checkPath(path);
+      segments = checkPath(file);
     } catch {
       return null;
     }
@@ -49,8 +52,8 @@ export function createContentStore(gitdir: string): ContentStore {
       return snapshots.get(await commitOf(refOrOid));
     },
 
-    async readFile(refOrOid, path) {
-      const blob = await blobAt(refOrOid, path);
+    async readFile(refOrOid, file) {
+      const blob = await blobAt(refOrOid, file);
       if (blob === null) return null;
       const bytes = await repo.db.readType(blob, "blob");
       return bytes === null ? null : bytes.toString("utf8");
@@ -67,16 +70,31 @@ export function createContentStore(gitdir: string): ContentStore {
       return blob === null ? null : snapshots.note(name, blob);
     },
 
-    async history(path, ref, opts = {}) {
+    async history(file, ref, opts = {}) {
       let segments: string[];
       try {
-        segments = checkPath(path);
+        segments = checkPath(file);
       } catch {
         return []; // a path no commit can hold has no history
       }
       const limit = opts.limit ?? Infinity;
       if (!(limit >= 0)) throw new StoreRequestError("history limit must be a number ≥ 0");
-      return histories.of(await commitOf(ref), path, segments, limit);
+      return histories.of(await commitOf(ref), file, segments, limit);
+    },
+
+    async log(ref, opts = {}) {
+      const until = opts.until ? await commitOf(opts.until) : null;
+      return firstParentLog(repo, await commitOf(ref), until, opts.limit ?? Infinity);
+    },
+
+    async listFiles(refOrOid, folder) {
+      let segments: string[];
+      try {
+        segments = folder === "" ? [] : checkPath(folder);
+      } catch {
+        return [];
+      }
+      return filesIn(repo, await commitOf(refOrOid), segments);
     },
 
     async listRefs(prefix) {
