@@ -96,6 +96,10 @@ export interface ContentStore {
   readNote(id: string, refOrOid: string): Promise<StoredNote | null>;
   /** Commits (newest first, first parents) that added, changed or deleted `path`. Throws UnknownRevisionError. */
   history(path: string, ref: string, opts?: HistoryOptions): Promise<FileRevision[]>;
+  /** Commits along first parents from `ref`, newest first, up to (not including) `until`. */
+  log(ref: string, opts?: { until?: string; limit?: number }): Promise<Revision[]>;
+  /** File names directly inside `folder` ("" for the root) at that revision, sorted; [] when absent. */
+  listFiles(refOrOid: string, folder: string): Promise<string[]>;
   /** Refs whose names start with `prefix`, e.g. "refs/heads/drafts/", sorted by name. */
   listRefs(prefix: string): Promise<RefEntry[]>;
   /** One commit built from trees, then a compare-and-swap of `req.ref` from `req.expected`. */

@@ -1,0 +1,52 @@
+/**
+ * `npm run content:check [path-or-repo] [--ref REF] [--since REV]`
+ *
+ * Holds content committed outside the app (an agent with plain git, a person on a git host) to the
+ * rules the app enforces: the note schema, the archive policy and, given a repository, the status
+ * transitions of each commit against its parent. Prints `file:line: field: message` and exits 1 on
+ * any finding.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { checkFolder, checkRepository, type Finding } from "@/lib/content/check";
+
+function usage(message?: string): never {
+  if (message) console.error(message);
+  console.error("usage: npm run content:check -- [folder-or-repository] [--ref REF] [--since REV]");
+  process.exit(2);
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  let target = "content";
+  let ref: string | undefined;
+  let since: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--ref") ref = args[++i] ?? usage("--ref needs a value");
+    else if (a === "--since") since = args[++i] ?? usage("--since needs a value");
+    else if (a === "-h" || a === "--help") usage();
+    else if (a?.startsWith("--")) usage(`unknown option ${a}`);
+    else if (a) target = a;
+  }
+  const dir = path.resolve(target);
+  if (!fs.existsSync(dir)) usage(`${target}: no such folder or repository`);
+
+  const gitdir = fs.existsSync(path.join(dir, ".git")) ? path.join(dir, ".git") : fs.existsSync(path.join(dir, "HEAD")) && fs.existsSync(path.join(dir, "objects")) ? dir : null;
+  const { checked, findings } = gitdir
+    ? await checkRepository(gitdir, { ref, since })
+    : await checkFolder(dir);
+  print(findings);
+  const where = gitdir ? `${checked} commit(s) of ${path.relative(process.cwd(), dir) || "."}` : `${checked} file(s) in ${path.relative(process.cwd(), dir) || "."}`;
+  console.log(findings.length ? `\n${findings.length} problem(s) in ${where}` : `ok: ${where}, no problems`);
+  process.exit(findings.length ? 1 : 0);
+}
+
+function print(findings: Finding[]) {
+  for (const f of findings) console.log(`${f.file}:${f.line}: ${f.field}: ${f.message}${f.commit ? ` (commit ${f.commit.slice(0, 10)})` : ""}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(2);
+});
