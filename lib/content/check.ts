@@ -5,9 +5,10 @@ import { isPublishedStatus, SECTIONS, type Note } from "@/lib/notes/schema";
 import { scanNote } from "@/lib/rules/archive-policy";
 import { checkBoundaryChange, checkTransition } from "@/lib/rules/status-machine";
 import { createContentStore } from "@/lib/store";
-import type { ContentStore, Oid, Snapshot } from "@/lib/store/types";
+import type { Oid, Snapshot } from "@/lib/store/types";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
-import { checkNotePhase, checkPhaseChange, type PhaseNoteFact } from "@/lib/rules/phase-closeout";
+import { checkNotePhase, checkPhaseChange } from "@/lib/rules/phase-closeout";
+import { phaseFacts } from "./phases";
 import { parseSite, SITE_FILE } from "./site";
 
 /**
@@ -139,22 +140,6 @@ export async function checkRepository(gitdir: string, opts: { ref?: string; sinc
   return { checked: commits.length, findings };
 }
 
-/** When each note first became verified on this line of history: the closeout rule's facts. */
-async function phaseFacts(store: ContentStore, commit: Oid, notes: Note[]): Promise<PhaseNoteFact[]> {
-  return Promise.all(
-    notes.map(async (note) => {
-      let verifiedAt: string | null = null;
-      for (const revision of await store.history(`notes/${note.id}.md`, commit)) {
-        const at = await store.readNote(note.id, revision.commit);
-        if (at?.ok && VERIFIED.has(at.note.status)) verifiedAt = revision.date; // newest first: keep the oldest
-        else if (verifiedAt) break;
-      }
-      return { id: note.id, phase: note.phase, status: note.status, verifiedAt };
-    }),
-  );
-}
-
-const VERIFIED = new Set<string>(["verified-checkpoint", "verified-structural"]);
 
 async function transitionFindings(
   before: Snapshot,

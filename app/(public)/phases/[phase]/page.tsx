@@ -4,58 +4,78 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
 import { NoteList } from "@/components/note-card";
+import { PhaseRecord } from "@/components/phase-record";
+import { getPublishedPhases, type PhaseView } from "@/lib/content/phases";
 import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
 import { phaseUrl, segment, slug } from "@/lib/render/urls";
 
-/** Every published note of one phase: /phases/6-architecture. */
+/** One phase: its status, its closeout record and its published notes: /phases/6-architecture. */
 
 type Props = { params: Promise<{ phase: string }> };
 
 async function load(params: Props["params"]) {
   await connection();
   const wanted = slug(segment((await params).phase));
-  const view = await getPublishedView();
+  const [view, { phases }] = await Promise.all([getPublishedView(), getPublishedPhases()]);
+  const phase = phases.find((p) => p.phase.slug === wanted);
+  if (phase) return { view, phase, phases };
+  // A note committed outside the app may name a phase that has no file yet (content:check flags
+  // it); its readers still get the notes, with no record claimed.
   const notes = view.notes.filter((n) => slug(n.phase) === wanted);
-  const phase = notes[0]?.phase;
-  return phase ? { view, notes, phase } : null;
+  const name = notes[0]?.phase;
+  if (!name) return null;
+  const orphan: PhaseView = { file: "", notes, delta: [], phase: { name, slug: wanted, status: "open", description: "", reopenings: [] } };
+  return { view, phase: orphan, phases, orphan: true };
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const found = await load(params);
   if (!found) return { title: "Phase not found", robots: { index: false } };
+  const { phase } = found.phase;
   return pageMetadata({
-    title: `Phase ${found.phase}`,
-    description: `${found.notes.length} ${found.notes.length === 1 ? "note" : "notes"} of ${found.view.site.title} from Phase ${found.phase}.`,
-    path: phaseUrl(found.phase),
+    title: `Phase ${phase.name}`,
+    description: `Phase ${phase.name} of ${found.view.site.title}: ${phase.status}, ${found.phase.notes.length} ${found.phase.notes.length === 1 ? "note" : "notes"}.`,
+    path: phaseUrl(phase.name),
   });
 }
 
 export default async function PhasePage({ params }: Props) {
   const found = await load(params);
   if (!found) notFound();
-  const { view, notes, phase } = found;
-  const phases = [...new Set(view.notes.map((n) => n.phase))];
+  const { view, phase, phases } = found;
+  const orphan = "orphan" in found;
   return (
     <>
       <header className="page-head">
         <p className="kicker">
           <Link href="/">{view.site.title}</Link>
         </p>
-        <h1>Phase {phase}</h1>
+        <h1>Phase {phase.phase.name}</h1>
+        {phase.phase.description && <p className="lede">{phase.phase.description}</p>}
         <p className="counts">
-          {notes.length} of {view.notes.length} notes
+          {orphan ? "" : `${phase.phase.status} · `}
+          {phase.notes.length} of {view.notes.length} notes
         </p>
       </header>
-      <NoteList notes={notes} label={`Notes of Phase ${phase}`} />
+      {orphan ? (
+        <p className="notice">This phase has no phase record in the archive yet, so no status or closeout is shown.</p>
+      ) : (
+        <PhaseRecord view={phase} linkable={view.byId} />
+      )}
+      {phase.notes.length > 0 ? (
+        <NoteList notes={phase.notes} label={`Notes of Phase ${phase.phase.name}`} />
+      ) : (
+        <p className="empty">No published note names this phase yet.</p>
+      )}
       <nav className="filter-bar" aria-label="Other phases">
         <span className="filter-bar__label">Other phases:</span>
         <ul>
           {phases
             .filter((p) => p !== phase)
             .map((p) => (
-              <li key={p}>
-                <Link href={phaseUrl(p)}>Phase {p}</Link>
+              <li key={p.phase.slug}>
+                <Link href={phaseUrl(p.phase.name)}>Phase {p.phase.name}</Link>
               </li>
             ))}
         </ul>
