@@ -4,7 +4,12 @@ import { prefersMarkdown } from "@/lib/agents/negotiate";
 /**
  * Every published note has four formats under one path: /notes/AFN-016 is the HTML page,
  * /notes/AFN-016.md, .txt and .json are served by the agent routes, and /notes/AFN-016 asked for
- * with Accept: text/markdown gets the Markdown. The page's answer therefore varies with Accept.
+ * with Accept: text/markdown gets the Markdown, marked `Vary: Accept`.
+ *
+ * The HTML answer cannot carry `Vary: Accept` from here: Next 16 sets the Vary header of an app
+ * page itself (app-page-runtime: res.setHeader('Vary', …)), replacing what a proxy adds. It is
+ * safe anyway, because Next marks a dynamic page `no-store`, so no cache keeps the HTML to hand it
+ * to a client that asked for Markdown; the e2e tests hold both facts.
  */
 
 const FORMAT = /^\/notes\/([A-Z][A-Z0-9]*-\d{3,})\.(md|txt|json)$/;
@@ -19,9 +24,7 @@ export function proxy(request: NextRequest) {
   if (page && prefersMarkdown(request.headers.get("accept"))) {
     return NextResponse.rewrite(new URL(`/agents/notes/${page[1]}.md`, request.url), { headers: { Vary: "Accept" } });
   }
-  const response = NextResponse.next();
-  response.headers.set("Vary", "Accept");
-  return response;
+  return NextResponse.next();
 }
 
 export const config = { matcher: ["/notes/:path*"] };
