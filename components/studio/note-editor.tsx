@@ -14,6 +14,7 @@ import { ConflictView, type ConflictSides } from "./conflict-view";
 import { PublishPanel } from "./publish-panel";
 import { SectionField } from "./section-field";
 import { StatusActions } from "./status-actions";
+import { SectionThreads } from "@/components/review/section-threads";
 import { BoundariesField, CoreFields, ListField, TextField } from "./text-fields";
 import { shortDate } from "./short-date";
 import styles from "./studio.module.css";
@@ -235,16 +236,18 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
         <CoreFields value={fields.core} rankProblems={problemsAt("core.rank")} labelProblems={[...problemsAt("core.label"), ...problemsAt("core")]} readOnly={readOnly} onBlur={blur("core.rank")} onChange={(core) => edit("core.rank", { ...fields, core })} />
 
         {SECTIONS.map(({ key, heading }) => (
-          <SectionField
-            key={key}
-            name={heading}
-            hint={SECTION_HINTS[key]}
-            value={fields.sections[key]}
-            problems={problemsAt(`sections.${key}`)}
-            readOnly={readOnly}
-            onBlur={blur(`sections.${key}`)}
-            onChange={(text) => edit(`sections.${key}`, { ...fields, sections: { ...fields.sections, [key]: text } })}
-          />
+          <div key={key}>
+            <SectionField
+              name={heading}
+              hint={SECTION_HINTS[key]}
+              value={fields.sections[key]}
+              problems={problemsAt(`sections.${key}`)}
+              readOnly={readOnly}
+              onBlur={blur(`sections.${key}`)}
+              onChange={(text) => edit(`sections.${key}`, { ...fields, sections: { ...fields.sections, [key]: text } })}
+            />
+            {view.note ? <SectionThreads noteId={id} section={key} heading={heading} revision={view.noteRevision} actor={actor} /> : null}
+          </div>
         ))}
 
         {view.published && base.fields.boundaries.some((b) => !fields.boundaries.includes(b)) ? (

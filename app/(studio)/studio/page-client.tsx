@@ -9,6 +9,7 @@ import { useNotes } from "@/lib/queries/use-notes";
 import { useCreateNote } from "@/lib/queries/use-note-mutations";
 import { shortDate } from "@/components/studio/short-date";
 import styles from "@/components/studio/studio.module.css";
+import { ReviewBadge } from "@/components/review/review-badge";
 
 /** The studio's home: drafts being worked on, then the published notes; "New note" for authors. */
 export default function StudioPageClient({ initial, actor }: { initial: NoteListEntry[]; actor: Actor }) {
@@ -32,7 +33,9 @@ export default function StudioPageClient({ initial, actor }: { initial: NoteList
             {create.isPending ? "Creating…" : "New note"}
           </button>
         ) : (
-          <p className={styles.hint}>You review drafts; authors write and publish them.</p>
+          <p className={styles.hint}>
+            You review drafts; authors write and publish them. <Link href="/studio/reviews">Your review inbox</Link>
+          </p>
         )}
         {create.error ? <p role="alert" className={styles.error}>{create.error.message}</p> : null}
         {isFetching ? <span className={styles.hint} aria-live="polite">Refreshing…</span> : null}
@@ -71,6 +74,7 @@ function NoteTable({ caption, notes, empty }: { caption: string; notes: NoteList
             <td>
               {n.status ? STATUS_LABEL[n.status] : "invalid file"}
               {n.draft && n.publishedStatus ? <span className={styles.hint}> (published as {STATUS_LABEL[n.publishedStatus]})</span> : null}
+              {n.draft ? <ReviewBadge id={n.id} /> : null}
             </td>
             <td>{n.lastChange ? <time dateTime={n.lastChange.date}>{shortDate(n.lastChange.date)}</time> : "not saved yet"}</td>
             <td>{n.lastChange?.author.name ?? ""}</td>

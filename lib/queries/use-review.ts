@@ -1,0 +1,80 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Inbox } from "@/lib/review/inbox";
+import type { ReviewView } from "@/lib/review/read-review";
+import type { SectionKey } from "@/lib/notes/schema";
+import { retryTransient, studioFetch } from "./fetch";
+import { studioKeys } from "./keys";
+import { noteUrl } from "./use-note";
+
+/**
+ * A note's review (threads and verdicts) and the review inbox. Keys live under the studio's, so a
+ * studio-wide refresh covers them; every review write answers the whole review, which replaces the
+ * cache, and refreshes the note (its verdicts decide the status buttons) and the lists.
+ */
+
+export const reviewKeys = {
+  review: (id: string) => [...studioKeys.all, "review", id] as const,
+  inbox: () => [...studioKeys.all, "review-inbox"] as const,
+};
+
+const reviewUrl = (id: string) => `${noteUrl(id)}/threads`;
+
+export function useReview(id: string, initial?: ReviewView) {
+  return useQuery({
+    queryKey: reviewKeys.review(id),
+    queryFn: () => studioFetch<ReviewView>(reviewUrl(id)),
+    initialData: initial,
+    retry: retryTransient,
+  });
+}
+
+export function useReviewInbox(initial?: Inbox) {
+  return useQuery({
+    queryKey: reviewKeys.inbox(),
+    queryFn: () => studioFetch<Inbox>("/api/studio/reviews"),
+    initialData: initial,
+    retry: retryTransient,
+  });
+}
+
+type Write =
+  | { action: "start"; section: SectionKey; quote?: string; revision: string; text: string }
+  | { action: "reply"; thread: string; text: string }
+  | { action: "edit"; thread: string; comment: string; text: string }
+  | { action: "resolve" | "reopen"; thread: string }
+  | { action: "verdict"; verdict: "approve" | "request-changes"; revision: string; summary?: string };
+
+function request(id: string, w: Write): { path: string; method: string; body: unknown } {
+  const t = "thread" in w ? `${reviewUrl(id)}/${w.thread}` : "";
+  switch (w.action) {
+    case "start":
+      return { path: reviewUrl(id), method: "POST", body: { section: w.section, quote: w.quote, revision: w.revision, text: w.text } };
+    case "reply":
+      return { path: `${t}/comments`, method: "POST", body: { text: w.text } };
+    case "edit":
+      return { path: `${t}/comments/${w.comment}`, method: "PATCH", body: { text: w.text } };
+    case "resolve":
+    case "reopen":
+      return { path: `${t}/${w.action}`, method: "POST", body: {} };
+    case "verdict":
+      return { path: `${noteUrl(id)}/verdicts`, method: "POST", body: { verdict: w.verdict, revision: w.revision, summary: w.summary } };
+  }
+}
+
+export function useReviewWrite(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (w: Write) => {
+      const r = request(id, w);
+      return studioFetch<ReviewView>(r.path, { method: r.method, body: r.body });
+    },
+    onSuccess: (review) => {
+      client.setQueryData(reviewKeys.review(id), review);
+      void client.invalidateQueries({ queryKey: studioKeys.note(id) });
+      void client.invalidateQueries({ queryKey: studioKeys.notes() });
+      void client.invalidateQueries({ queryKey: reviewKeys.inbox() });
+    },
+  });
+}
