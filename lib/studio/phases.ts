@@ -1,0 +1,102 @@
+import { ApiError } from "@/lib/api/errors";
+import { commitPerson, type StudioActor } from "@/lib/auth/identity";
+import { phaseFacts, readPhases } from "@/lib/content/phases";
+import { isPublishedStatus, type Note } from "@/lib/notes/schema";
+import { phasePath, serializePhase, type Phase } from "@/lib/phases/schema";
+import { checkPhaseClose, checkPhaseReopen, deltaOf } from "@/lib/rules/phase-closeout";
+import { getContentStore, RefConflictError } from "@/lib/store";
+import type { ContentStore, Oid } from "@/lib/store/types";
+import type { ClosePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
+import { MAIN_REF } from "./refs";
+
+/**
+ * Phases in the studio: each with its published notes and decision delta, and the two changes a
+ * phase can make (close, reopen), each one commit on main to the phase's file, decided by the
+ * closeout rule in lib/rules. The rule runs here on what main holds, whatever the page showed.
+ */
+
+export type StudioPhase = {
+  phase: Phase;
+  notes: { id: string; title: string; status: Note["status"] }[];
+  delta: string[];
+  /** What closing now would need, for this actor (empty when it can close). */
+  closeUnmet: string[];
+};
+
+const ATTEMPTS = 5;
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function mainState(store: ContentStore) {
+  const commit = await store.resolve(MAIN_REF);
+  if (!commit) throw new Error(`the content repository has no ${MAIN_REF}`);
+  const notes = (await store.snapshot(commit)).notes.flatMap((s) => (s.ok && isPublishedStatus(s.note.status) ? [s.note] : []));
+  const [phases, facts] = await Promise.all([readPhases(store, commit), phaseFacts(store, commit, notes)]);
+  return { commit, notes, phases, facts };
+}
+
+export async function listPhases(actor: StudioActor): Promise<{ commit: Oid; phases: StudioPhase[] }> {
+  const { commit, notes, phases, facts } = await mainState(await getContentStore());
+  return {
+    commit,
+    phases: phases.map(({ phase }) => ({
+      phase,
+      notes: notes.filter((n) => n.phase === phase.name).map((n) => ({ id: n.id, title: n.title, status: n.status })),
+      delta: deltaOf(phase, facts),
+      closeUnmet: phase.status === "open" ? checkPhaseClose({ phase, notes: facts, actor, today: today() }).unmet : [],
+    })),
+  };
+}
+
+export async function closePhase(actor: StudioActor, slug: string, request: ClosePhaseRequest) {
+  return changePhase(actor, slug, async (phase, facts) => {
+    const verdict = checkPhaseClose({ phase, notes: facts, actor, today: today(), noDeltaWhy: request.noDeltaWhy });
+    if (!verdict.allowed || !verdict.closeout) {
+      throw new ApiError(422, "close-refused", `phase ${phase.name} cannot close yet: ${verdict.unmet.join("; ")}`, { unmet: verdict.unmet });
+    }
+    const closeout = verdict.closeout;
+    const message =
+      closeout.kind === "delta"
+        ? `Close phase ${phase.name} with decision delta ${closeout.notes.join(", ")}`
+        : `Close phase ${phase.name}: no new decision delta\n\n${closeout.why}`;
+    return { next: { ...phase, status: "closed" as const, closed: closeout.at, closeout }, message };
+  });
+}
+
+export async function reopenPhase(actor: StudioActor, slug: string, request: ReopenPhaseRequest) {
+  return changePhase(actor, slug, async (phase) => {
+    const verdict = checkPhaseReopen(phase, actor, request.reason);
+    if (!verdict.allowed) throw new ApiError(422, "reopen-refused", `phase ${phase.name} cannot reopen: ${verdict.unmet.join("; ")}`, { unmet: verdict.unmet });
+    const reopenings = [...phase.reopenings, { by: actor.id, at: today(), reason: request.reason }];
+    const next: Phase = { ...phase, status: "open", closed: undefined, closeout: undefined, reopenings };
+    return { next, message: `Reopen phase ${phase.name}\n\nReason: ${request.reason}` };
+  });
+}
+
+type Change = (phase: Phase, facts: Awaited<ReturnType<typeof mainState>>["facts"]) => Promise<{ next: Phase; message: string }>;
+
+/** One commit on main to the phase's file; a race with another commit re-reads main and decides again. */
+async function changePhase(actor: StudioActor, slug: string, change: Change) {
+  const store = await getContentStore();
+  for (let attempt = 1; ; attempt++) {
+    const { commit, phases, facts } = await mainState(store);
+    const found = phases.find((p) => p.phase.slug === slug);
+    if (!found) throw new ApiError(404, "not-found", `there is no phase "${slug}"`);
+    const { next, message } = await change(found.phase, facts);
+    const original = (await store.readFile(commit, found.file)) ?? "";
+    // Keep the file's leading comment: it is the phase file's note to a person editing it by hand.
+    const comment = original.match(/^(?:#.*\n)+/)?.[0] ?? "";
+    try {
+      const revision = await store.commit({
+        ref: MAIN_REF,
+        expected: commit,
+        author: commitPerson(actor),
+        message,
+        changes: { [phasePath(slug)]: comment + serializePhase(next) },
+      });
+      return { commit: revision.commit, phase: next };
+    } catch (e) {
+      if (e instanceof RefConflictError && attempt < ATTEMPTS) continue;
+      throw e;
+    }
+  }
+}

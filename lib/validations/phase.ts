@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+/** Request bodies of the phase endpoints (/api/studio/phases/…). */
+
+export const closePhaseRequest = z
+  .object({
+    /** The "no new decision delta" record, in words; leave out to close with the phase's delta. */
+    noDeltaWhy: z.string().trim().max(2000, "at most 2,000 characters").optional(),
+  })
+  .strict();
+export type ClosePhaseRequest = z.infer<typeof closePhaseRequest>;
+
+export const reopenPhaseRequest = z.object({ reason: z.string().trim().min(1, "say why the phase reopens").max(600, "at most 600 characters") }).strict();
+export type ReopenPhaseRequest = z.infer<typeof reopenPhaseRequest>;
