@@ -3,7 +3,7 @@ import type { ContentStore, Oid } from "@/lib/store/types";
 import type { Note } from "@/lib/notes/schema";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
 import { deltaOf, type PhaseNoteFact } from "@/lib/rules/phase-closeout";
-import { getPublishedView } from "./published";
+import { getPublishedView, type PublishedView } from "./published";
 
 /**
  * Phases as published on main: each phase file with its published notes and its decision delta so
@@ -47,9 +47,9 @@ export async function readPhases(store: ContentStore, revision: string): Promise
 
 let last: { commit: Oid; view: Promise<PhasesView> } | null = null;
 
-export async function getPublishedPhases(): Promise<PhasesView> {
-  // Built from the published view's own commit, so notes and phase files always agree.
-  const published = await getPublishedView();
+/** Phases at the published view's own commit (pass the view a caller already holds), so notes and phase files agree. */
+export async function getPublishedPhases(view?: PublishedView): Promise<PhasesView> {
+  const published = view ?? (await getPublishedView());
   if (last?.commit === published.commit) return last.view;
   const view = build(await getContentStore(), published.commit, published.notes);
   last = { commit: published.commit, view };

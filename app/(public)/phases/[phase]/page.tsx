@@ -17,7 +17,8 @@ type Props = { params: Promise<{ phase: string }> };
 async function load(params: Props["params"]) {
   await connection();
   const wanted = slug(segment((await params).phase));
-  const [view, { phases }] = await Promise.all([getPublishedView(), getPublishedPhases()]);
+  const view = await getPublishedView();
+  const { phases } = await getPublishedPhases(view);
   const phase = phases.find((p) => p.phase.slug === wanted);
   if (phase) return { view, phase, phases };
   // A note committed outside the app may name a phase that has no file yet (content:check flags
