@@ -74,6 +74,23 @@ describe("reading a revision", () => {
   });
 });
 
+describe("log and listFiles", () => {
+  it("list first-parent commits newest first (up to a commit, or a limit) and the files of a folder", async () => {
+    const store = await freshStore(["AFN-001", "AFN-002"]);
+    const seed = (await store.resolve("main"))!;
+    const a = await save(store, { "phases/phase-6.yaml": "name: Phase 6\n", "phases/old/x.yaml": "x\n" }, "Add phases");
+    const b = await save(store, { "notes/AFN-003.md": noteFile("AFN-003") }, "Add AFN-003");
+    expect((await store.log("main")).map((r) => r.commit)).toEqual([b.commit, a.commit, seed]);
+    expect((await store.log("main", { until: seed })).map((r) => r.message)).toEqual(["Add AFN-003", "Add phases"]);
+    expect(await store.log("main", { limit: 1 })).toEqual([b]);
+    expect(await store.listFiles("main", "phases")).toEqual(["phase-6.yaml"]);
+    expect(await store.listFiles("main", "notes")).toEqual(["AFN-001.md", "AFN-002.md", "AFN-003.md"]);
+    expect(await store.listFiles("main", "")).toEqual(["site.yaml"]);
+    expect(await store.listFiles(seed, "phases")).toEqual([]);
+    expect(await store.listFiles("main", "../phases")).toEqual([]);
+  });
+});
+
 describe("an invalid note file", () => {
   it("comes back as ok:false with line-numbered errors, not as a throw, and the others still read", async () => {
     const store = await freshStore(["AFN-001"]);
