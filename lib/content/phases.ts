@@ -51,12 +51,12 @@ let last: { commit: Oid; view: Promise<PhasesView> } | null = null;
 export async function getPublishedPhases(view?: PublishedView): Promise<PhasesView> {
   const published = view ?? (await getPublishedView());
   if (last?.commit === published.commit) return last.view;
-  const view = build(await getContentStore(), published.commit, published.notes);
-  last = { commit: published.commit, view };
-  view.catch(() => {
-    if (last?.view === view) last = null;
+  const built = build(await getContentStore(), published.commit, published.notes);
+  last = { commit: published.commit, view: built };
+  built.catch(() => {
+    if (last?.view === built) last = null;
   });
-  return view;
+  return built;
 }
 
 export async function getPublishedPhase(slug: string): Promise<PhaseView | null> {
