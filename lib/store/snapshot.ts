@@ -8,7 +8,8 @@ import type { Oid, Snapshot, StoredNote } from "./types";
 /**
  * Every note at a commit, parsed. Snapshots are cached by commit; parsed notes by blob id, so a new
  * commit that changes one note parses that one note: its notes/ tree is compared entry by entry
- * with the last snapshot built, unchanged entries are reused, and only new blob ids are read.
+ * with its parent's snapshot (or else the last one built), unchanged entries are reused, and only
+ * new blob ids are read.
  */
 
 export const NOTES_DIR = "notes";
