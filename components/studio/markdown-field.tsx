@@ -1,6 +1,6 @@
 "use client";
 
-import MDEditor from "@uiw/react-md-editor/nohighlight";
+import MDEditor, { type ICommand } from "@uiw/react-md-editor/nohighlight";
 
 /**
  * One section's Markdown editor with a live preview. Loaded only by the studio's editor (through
@@ -22,6 +22,7 @@ export default function MarkdownField(props: {
       preview={props.readOnly ? "preview" : "live"}
       height={220}
       visibleDragbar
+      commandsFilter={hideIcons}
       textareaProps={{
         id: props.id,
         onBlur: props.onBlur,
@@ -31,4 +32,18 @@ export default function MarkdownField(props: {
       }}
     />
   );
+}
+
+// The toolbar's buttons are named by their aria-label; their SVG icons carry role="img" without a
+// name of their own, which screen readers announce as an unlabelled image. Hide the icons instead.
+function hideIcons(command: ICommand): ICommand {
+  if (!command.icon) return command;
+  return {
+    ...command,
+    icon: (
+      <span aria-hidden="true" style={{ display: "contents" }}>
+        {command.icon}
+      </span>
+    ),
+  };
 }
