@@ -94,7 +94,10 @@ export interface ContentStore {
   readFile(refOrOid: string, path: string): Promise<string | null>;
   /** notes/<id>.md at that revision, parsed; null when the revision or the note does not exist. */
   readNote(id: string, refOrOid: string): Promise<StoredNote | null>;
-  /** Commits (newest first, first parents) that added, changed or deleted `path`. Throws UnknownRevisionError. */
+  /**
+   * Commits (newest first, first parents) that added, changed or deleted `path`; [] for a path no
+   * commit can hold ("../x"). Throws UnknownRevisionError for an unknown ref.
+   */
   history(path: string, ref: string, opts?: HistoryOptions): Promise<FileRevision[]>;
   /** Commits along first parents from `ref`, newest first, up to (not including) `until`. */
   log(ref: string, opts?: { until?: string; limit?: number }): Promise<Revision[]>;
