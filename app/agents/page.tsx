@@ -190,7 +190,8 @@ export default async function AgentsPage() {
         <h2 id="closeout">Operator closeout contract</h2>
         <p>{site.agents.operator_contract}</p>
         <p>
-          In short: a verified phase closes with a new evidence-bound note or an explicit no-new-decision record.{" "}
+          In short: a verified phase closes with a new evidence-bound note or an explicit no-new-decision record; each phase&apos;s
+          record is in <Url href={`${urls.base}/agents/phases.json`} />.{" "}
           {site.operator_scope}
         </p>
 
@@ -222,6 +223,7 @@ function Formats({ urls, example }: { urls: AgentUrls; example: string }) {
     { what: "Capsule, JSON", pattern: "/agents/capsules/{id}.json", media: "application/json", href: urls.capsule(example, "json") },
     { what: "Compact index, Markdown", pattern: "/agents/index.md", media: "text/markdown", href: urls.indexMd },
     { what: "Compact index, JSON", pattern: "/agents/index.json", media: "application/json", href: urls.indexJson },
+    { what: "Phases and their closeout records", pattern: "/agents/phases.json", media: "application/json", href: `${urls.base}/agents/phases.json` },
     { what: "Search", pattern: "/agents/search.json?q=…&limit=…", media: "application/json", href: urls.search("transactional state", 5) },
     { what: "llms.txt", pattern: "/llms.txt", media: "text/plain", href: urls.llms },
     { what: "Every note in full", pattern: "/llms-full.txt", media: "text/plain", href: urls.llmsFull },
