@@ -52,3 +52,22 @@ describe("/llms-full.txt", () => {
     expect(full).toContain(view.byId.get("AFN-010")!.sections.invariant.split("\n")[0]);
   });
 });
+
+describe("/llms.txt phases", () => {
+  const open = { phase: { name: "6 architecture", slug: "6-architecture", status: "open" as const, description: "", reopenings: [] }, file: "phases/6-architecture.yaml", notes: view.notes.filter((n) => n.phase === "6 architecture"), delta: ["AFN-016"] };
+  const closed = {
+    ...open,
+    phase: { ...open.phase, name: "5", slug: "5", status: "closed" as const, closed: "2026-12-02", closeout: { kind: "no-delta" as const, by: "ada", at: "2026-12-02", why: "Nothing about the architecture changed in this phase." } },
+  };
+  const parsed = parseLlmsTxt(llmsTxt(view, urls, [open, closed]));
+
+  it("lists each phase with how it stands, before Optional", () => {
+    const names = parsed.sections.map((s) => s.name);
+    expect(names.indexOf("Phases")).toBe(names.length - 2);
+    const links = parsed.sections.find((s) => s.name === "Phases")!.links;
+    expect(links[0]).toMatchObject({ name: "Phase 6 architecture", url: "https://notes.example.org/phases/6-architecture" });
+    expect(links[0]?.notes).toMatch(/^open, delta so far AFN-016; 3 notes$/);
+    expect(links[1]?.notes).toMatch(/^closed with no new decision delta/);
+    expect(links.at(-1)?.url).toBe("https://notes.example.org/agents/phases.json");
+  });
+});

@@ -1,3 +1,4 @@
+import type { PhasesView } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
 import { STATUS_MEANING, type Note } from "@/lib/notes/schema";
 import { LIMIT_LEGEND } from "./limits";
@@ -12,7 +13,7 @@ import type { AgentUrls } from "./urls";
 
 type LlmsView = Pick<PublishedView, "commit" | "site" | "notes" | "core" | "backlinks">;
 
-export function llmsTxt(view: LlmsView, urls: AgentUrls): string {
+export function llmsTxt(view: LlmsView, urls: AgentUrls, phases: PhasesView["phases"] = []): string {
   return [
     ...header(view, urls),
     "## For agents",
@@ -29,6 +30,7 @@ export function llmsTxt(view: LlmsView, urls: AgentUrls): string {
     "",
     ...view.notes.map((n) => noteLink(n, urls)),
     "",
+    ...(phases.length ? ["## Phases", "", ...phases.map((p) => phaseLink(p, urls)), link("All phases as JSON", `${urls.base}/agents/phases.json`, "each phase's status, closeout record (decision delta or no-delta record) and notes"), ""] : []),
     "## Optional",
     "",
     link("Every note in full", urls.llmsFull, "all published notes as plain text in one file"),
@@ -38,6 +40,17 @@ export function llmsTxt(view: LlmsView, urls: AgentUrls): string {
     link("JSON Schema of an index entry", urls.schema("index-entry"), "the shape of each entry in /agents/index.json and /agents/search.json"),
     "",
   ].join("\n");
+}
+
+/** A phase: its status and how it closed, so an agent knows whether its decisions are settled. */
+function phaseLink({ phase, notes, delta }: PhasesView["phases"][number], urls: AgentUrls): string {
+  const closing =
+    phase.closeout?.kind === "delta"
+      ? `closed with decision delta ${phase.closeout.notes.join(", ")}`
+      : phase.closeout?.kind === "no-delta"
+        ? "closed with no new decision delta"
+        : `open${delta.length ? `, delta so far ${delta.join(", ")}` : ", no decision delta yet"}`;
+  return link(`Phase ${phase.name}`, `${urls.base}/phases/${phase.slug}`, `${closing}; ${notes.length} ${notes.length === 1 ? "note" : "notes"}`);
 }
 
 /** /llms-full.txt: the same header, then every published note as LLM text. */
