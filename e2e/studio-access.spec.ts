@@ -93,7 +93,7 @@ test("an agent with a token does what an author does, through the same rules (as
   const note = {
     title: `Agent note ${id}`,
     summary: "Written by an agent through the studio API.",
-    phase: "Phase 7 architecture",
+    phase: "6 architecture",
     tags: ["agents"],
     related: [],
     boundaries: [],

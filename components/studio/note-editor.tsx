@@ -228,7 +228,7 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
         <TextField label="Title" value={fields.title} problems={problemsAt("title")} readOnly={readOnly} onBlur={blur("title")} onChange={(title) => edit("title", { ...fields, title })} />
         <TextField label="Summary" multiline hint="One or two sentences: the decision as a reader meets it in the index." value={fields.summary} problems={problemsAt("summary")} readOnly={readOnly} onBlur={blur("summary")} onChange={(summary) => edit("summary", { ...fields, summary })} />
         <div className={styles.pair}>
-          <TextField label="Phase" hint="e.g. Phase 6 architecture" value={fields.phase} problems={problemsAt("phase")} readOnly={readOnly} onBlur={blur("phase")} onChange={(phase) => edit("phase", { ...fields, phase })} />
+          <TextField label="Phase" hint={`One of the phases, e.g. ${initial.phases[0] ?? "6 architecture"} (shown as "Phase ${initial.phases[0] ?? "6 architecture"}")`} suggestions={initial.phases} value={fields.phase} problems={problemsAt("phase")} readOnly={readOnly} onBlur={blur("phase")} onChange={(phase) => edit("phase", { ...fields, phase })} />
           <ListField label="Tags" hint="Comma-separated." value={fields.tags} problems={problemsAt("tags")} readOnly={readOnly} onBlur={blur("tags")} onChange={(tags) => edit("tags", { ...fields, tags })} />
         </div>
         <ListField label="Related notes" hint="Comma-separated ids, e.g. AFN-011, AFN-017." value={fields.related} problems={problemsAt("related")} readOnly={readOnly} onBlur={blur("related")} onChange={(related) => edit("related", { ...fields, related })} />

@@ -11,7 +11,7 @@ type Common = { problems: Where[]; readOnly: boolean; onBlur: () => void };
 
 const idOf = (label: string) => `field-${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
 
-export function TextField(props: Common & { label: string; hint?: string; value: string; multiline?: boolean; onChange: (v: string) => void }) {
+export function TextField(props: Common & { label: string; hint?: string; value: string; multiline?: boolean; suggestions?: string[]; onChange: (v: string) => void }) {
   const id = idOf(props.label);
   const errorId = `${id}-errors`;
   const shared = {
@@ -33,8 +33,15 @@ export function TextField(props: Common & { label: string; hint?: string; value:
       {props.multiline ? (
         <textarea {...shared} rows={2} onChange={(e) => props.onChange(e.target.value)} />
       ) : (
-        <input {...shared} type="text" onChange={(e) => props.onChange(e.target.value)} />
+        <input {...shared} type="text" list={props.suggestions ? `${id}-suggestions` : undefined} onChange={(e) => props.onChange(e.target.value)} />
       )}
+      {props.suggestions ? (
+        <datalist id={`${id}-suggestions`}>
+          {props.suggestions.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+      ) : null}
       <FieldError id={errorId} problems={props.problems} />
     </div>
   );

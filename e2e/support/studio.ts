@@ -70,7 +70,7 @@ export const section = (page: Page, name: string) => page.getByLabel(name, { exa
 export async function fillRequired(page: Page, title: string): Promise<void> {
   await page.getByLabel("Title", { exact: true }).fill(title);
   await page.getByLabel("Summary", { exact: true }).fill(`What ${title} decides, in one line.`);
-  await page.getByLabel("Phase", { exact: true }).fill("Phase 7 architecture");
+  await page.getByLabel("Phase", { exact: true }).fill("6 architecture");
   await page.getByLabel("Tags", { exact: true }).fill("studio, e2e");
   await section(page, "Decision").fill(`Decide ${title}.`);
 }

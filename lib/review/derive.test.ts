@@ -20,7 +20,7 @@ const note = (evidence: string): Note =>
     title: "t",
     summary: "s",
     status: "hypothesis",
-    phase: "Phase 7 architecture",
+    phase: "6 architecture",
     tags: [],
     related: [],
     boundaries: [],

@@ -4,6 +4,8 @@ import type { Oid, Person } from "@/lib/store/types";
 import type { Where } from "@/lib/api/errors";
 import { blankFields, fieldsOf, type NoteFields } from "@/lib/validations/note";
 import type { ReviewState } from "@/lib/rules/status-machine";
+import { getContentStore } from "@/lib/store";
+import { phaseNames } from "./phase-names";
 import { policyFindings } from "./policy";
 import { reviewsOf } from "./reviews";
 import { isOnMain, publishedIds, revisionAuthors, revisionsOf, type WorkingCopy } from "./working-copy";
@@ -31,17 +33,20 @@ export type NoteView = {
   publishedIds: string[];
   /** Review verdicts, for the status machine's approval rule (the same data the server checks with). */
   reviews: ReviewState;
+  /** The phases a note may name (the phase files on main). */
+  phases: string[];
 };
 
 export async function viewOf(copy: WorkingCopy): Promise<NoteView> {
   const stored = copy.stored;
   const note = stored?.ok ? stored.note : null;
-  const [findings, last, authors, published, reviews] = await Promise.all([
+  const [findings, last, authors, published, reviews, phases] = await Promise.all([
     note ? policyFindings(note) : Promise.resolve([]),
     revisionsOf(copy, 1),
     revisionAuthors(copy),
     publishedIds(copy.mainHead),
     reviewsOf(copy.id),
+    getContentStore().then((store) => phaseNames(store, copy.mainHead)),
   ]);
   const change = last[0];
   return {
@@ -59,5 +64,6 @@ export async function viewOf(copy: WorkingCopy): Promise<NoteView> {
     revisionAuthors: authors,
     publishedIds: [...published].sort(),
     reviews,
+    phases,
   };
 }

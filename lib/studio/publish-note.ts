@@ -9,6 +9,7 @@ import type { PublishNoteRequest } from "@/lib/validations/studio";
 import { staleRevision } from "./conflict";
 import { describePublish } from "./describe-change";
 import { viewOf, type NoteView } from "./note-view";
+import { refuseUnknownPhase } from "./phase-names";
 import { policyFindings } from "./policy";
 import { reviewsOf } from "./reviews";
 import { draftRef, MAIN_REF, notePath } from "./refs";
@@ -38,6 +39,7 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
     throw new ApiError(422, "invalid-note", `${id}'s draft is not a valid note: ${where.map((w) => `${w.field}: ${w.message}`).join("; ")}`, { where, unmet: where.map((w) => `${w.field}: ${w.message}`) });
   }
   const note = copy.stored.note;
+  await refuseUnknownPhase(store, copy.mainHead, note);
   const verdict = checkPublish(note);
   const findings = await policyFindings(note);
   // A reviewer's "request changes" on exactly the revision being published stands until a new save or their next verdict.

@@ -8,6 +8,7 @@ import type { NoteBody, SaveDraftRequest } from "@/lib/validations/studio";
 import { staleRevision } from "./conflict";
 import { describeSave } from "./describe-change";
 import { viewOf, type NoteView } from "./note-view";
+import { refuseUnknownPhase } from "./phase-names";
 import { policyFindings } from "./policy";
 import { draftRef, MAIN_REF, notePath } from "./refs";
 import { isFresh, isOnMain, workingCopy } from "./working-copy";
@@ -36,6 +37,7 @@ export async function saveDraft(actor: StudioActor, id: string, request: SaveDra
     throw new ApiError(422, "invalid-note", `${id} is not valid yet: ${list(checked.problems)}`, { where: checked.problems });
   }
   const note = checked.note;
+  await refuseUnknownPhase(store, copy.mainHead, note);
   if (before && isOnMain(copy)) {
     const boundary = checkBoundaryChange(before.boundaries, note.boundaries, request.reason);
     if (!boundary.allowed) {

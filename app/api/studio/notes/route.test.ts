@@ -32,7 +32,7 @@ const api = {
 const filled = (title: string, extra: Partial<Json> = {}) => ({
   title,
   summary: "A sparse mask does not make attention sparse.",
-  phase: "Phase 7 architecture",
+  phase: "6 architecture",
   tags: ["sparse attention"],
   related: ["AFN-016"],
   boundaries: [],

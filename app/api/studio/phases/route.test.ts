@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answer, params, request, studioFixture, type Caller } from "@/lib/testing/studio";
 import { checkRepository } from "@/lib/content/check";
 import { getPublishedPhase } from "@/lib/content/phases";
+import * as notes from "../notes/route";
+import * as note from "../notes/[id]/route";
 import * as list from "./route";
 import * as close from "./[slug]/close/route";
 import * as reopen from "./[slug]/reopen/route";
@@ -78,5 +80,24 @@ describe("phases in the studio API", () => {
     expect(body.phase.reopenings).toEqual([{ by: "ada", at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), reason: "The SSD traces were re-measured." }]);
     expect((await api.reopen(f.author, "5", { reason: "x" })).body.error.unmet).toEqual(["phase 5 is not closed"]);
     expect(execFileSync("git", ["--git-dir", f.gitdir, "fsck", "--strict", "--no-dangling"], { encoding: "utf8" }).trim()).toBe("");
+  });
+});
+
+describe("a note names one of the phases", () => {
+  it("refuses a save with an unknown phase at the phase field, and keeps nothing half-written", async () => {
+    const created = await notes.POST(request(f.author, "POST", "/api/studio/notes", {}), params({})).then(answer);
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    expect(created.body.phases).toContain("6 architecture");
+    const body = (phase: string) => ({
+      revision: created.body.revision,
+      note: { title: "Phase check", summary: "A note in a phase.", phase, tags: [], related: [], boundaries: [], core: null, sections: { decision: "", invariant: "", rejectedShortcut: "", evidence: "", claimBoundary: "", notes: "" } },
+    });
+    const refused = await note.PUT(request(f.author, "PUT", `/api/studio/notes/${id}`, body("7 nowhere")), params({ id })).then(answer);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.where).toEqual([{ field: "phase", message: expect.stringMatching(/unknown phase "7 nowhere"; the phases are: .*6 architecture/) }]);
+    expect(git("rev-parse", `refs/heads/drafts/${id}`)).toBe(created.body.revision);
+    const saved = await note.PUT(request(f.author, "PUT", `/api/studio/notes/${id}`, body("6 architecture")), params({ id })).then(answer);
+    expect(saved.status).toBe(200);
   });
 });

@@ -52,7 +52,7 @@ const EVIDENCE = "- a kernel test that fails when a masked block is loaded\n- a 
 const fields = (evidence = EVIDENCE) => ({
   title: "Skip masked blocks",
   summary: "A sparse mask does not make attention sparse.",
-  phase: "Phase 7 architecture",
+  phase: "6 architecture",
   tags: ["sparse attention"],
   related: [],
   boundaries: [],
