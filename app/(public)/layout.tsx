@@ -48,6 +48,9 @@ export default function PublicLayout({ children }: { children: ReactNode }) {
             <li>
               <a href="/sitemap.xml">Sitemap</a>
             </li>
+            <li>
+              <a href="/studio">Studio</a>
+            </li>
           </ul>
         </div>
       </footer>
