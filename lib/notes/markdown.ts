@@ -1,5 +1,6 @@
 import YAML, { isCollection, isNode, isScalar, visit, type Document, type YAMLError } from "yaml";
 import type { z } from "zod";
+import { readCanonicalFrontMatter } from "./front-matter-fast";
 import { fenceStep, normalizeSection, noteSchema, SECTIONS, type Note, type NoteInput, type SectionKey, type Sections } from "./schema";
 
 /**
@@ -67,6 +68,16 @@ function parseUnsafe(source: string): ParseResult {
   if (close < 0) return fail(1, "front matter", "the front matter is never closed with a '---' line");
 
   const yamlText = lines.slice(1, close).join("\n");
+  // Most files are in the canonical shape: read those without a YAML document, and fall back to
+  // the library for everything else and for every error report (it knows the lines).
+  const fast = readCanonicalFrontMatter(yamlText);
+  if (fast) {
+    const body = parseSections(lines, close + 1);
+    if (body.ok) {
+      const result = noteSchema.safeParse({ ...fast, sections: body.sections });
+      if (result.success) return { ok: true, note: result.data };
+    }
+  }
   const lineOfOffset = offsetToLine(yamlText, 2); // YAML starts on file line 2
   const doc = YAML.parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {

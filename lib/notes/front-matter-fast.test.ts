@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import YAML from "yaml";
+import { describe, expect, it } from "vitest";
+import { readCanonicalFrontMatter } from "./front-matter-fast";
+
+/**
+ * The fast front-matter reader may decline anything, but what it reads must be exactly what the
+ * YAML library reads: checked on the seed notes and on generated mappings of hostile strings.
+ */
+
+const HOSTILE = [": ", "#", " #", "- ", "yes", "no", "No", "null", "NULL", "~", "true", "False", "0x1F", "0o17", "1e3", "1_000", ".5", "-.inf", ".NaN", "'", '"', "@", "`", "{", "[", "]", "&a", "*a", "!t", "%", "---", "...", "\t", "\\", "\\n", "é", "🙂", "a: b", "a #b", "a#b", "C#", "0–3", "6 architecture", "2,051", "I/O", "?", "-1", "+1", "|", ">"];
+const word = fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: "grapheme", maxLength: 12 }));
+const text = fc.array(word, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(""));
+
+function frontOf(value: Record<string, unknown>): string {
+  return YAML.stringify(value, { lineWidth: 0, flowCollectionPadding: false });
+}
+
+describe("readCanonicalFrontMatter", () => {
+  it("reads every seed note's front matter as the YAML library does, without declining", () => {
+    const dir = path.resolve(__dirname, "../../content/notes");
+    for (const file of fs.readdirSync(dir)) {
+      const yaml = fs.readFileSync(path.join(dir, file), "utf8").split("\n---\n")[0]!.slice(4);
+      expect(readCanonicalFrontMatter(yaml), file).toEqual(YAML.parse(yaml));
+    }
+  });
+
+  it("never reads a value differently from the library (it may decline)", () => {
+    fc.assert(
+      fc.property(
+        fc.record({ title: text, order: fc.nat(), tags: fc.array(text, { maxLength: 4 }), core: fc.record({ rank: fc.nat(99), label: text }) }),
+        (value) => {
+          const yaml = frontOf(value);
+          const fast = readCanonicalFrontMatter(yaml);
+          if (fast !== null) expect(fast).toEqual(YAML.parse(yaml));
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("declines what it does not know: comments, flow lists, anchors, duplicate keys, nesting", () => {
+    for (const yaml of ["# c\ntitle: x", "tags: [a, b]", "title: &a x", "title: x\ntitle: y", "core:\n  a:\n    b: 1", "title: 'x'", "title: x # y", "order: 021"]) {
+      expect(readCanonicalFrontMatter(yaml), yaml).toBeNull();
+    }
+  });
+});
