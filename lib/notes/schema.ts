@@ -33,7 +33,6 @@ export const NOTE_ID = /^[A-Z][A-Z0-9]*-\d{3,}$/;
 
 // Control characters other than tab and newline cannot survive every format we emit
 // (YAML, JSON, Atom, HTML) unchanged, and lone surrogates cannot be written as UTF-8 at all.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 function text(what: string, max: number, normalize: (s: string) => string = (s) => s) {
