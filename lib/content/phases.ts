@@ -2,7 +2,7 @@ import { getContentStore } from "@/lib/store";
 import type { ContentStore, Oid } from "@/lib/store/types";
 import type { Note } from "@/lib/notes/schema";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
-import { deltaOf, type PhaseNoteFact } from "@/lib/rules/phase-closeout";
+import { deltaOf, isVerifiedStatus, type PhaseNoteFact } from "@/lib/rules/phase-closeout";
 import { getPublishedView, type PublishedView } from "./published";
 
 /**
@@ -13,17 +13,15 @@ import { getPublishedView, type PublishedView } from "./published";
 export type PhaseView = { phase: Phase; file: string; notes: Note[]; delta: string[] };
 export type PhasesView = { commit: Oid; phases: PhaseView[] };
 
-const VERIFIED = new Set<string>(["verified-checkpoint", "verified-structural"]);
-
 /** When each note first became verified on the line of history ending at `commit` (the closeout rule's facts). */
 export async function phaseFacts(store: ContentStore, commit: Oid, notes: readonly Note[]): Promise<PhaseNoteFact[]> {
   return Promise.all(
     notes.map(async (note) => {
       let verifiedAt: string | null = null;
-      if (VERIFIED.has(note.status)) {
+      if (isVerifiedStatus(note.status)) {
         for (const revision of await store.history(`notes/${note.id}.md`, commit)) {
           const at = await store.readNote(note.id, revision.commit);
-          if (!(at?.ok && VERIFIED.has(at.note.status))) break;
+          if (!(at?.ok && isVerifiedStatus(at.note.status))) break;
           verifiedAt = revision.date; // newest first: the last one kept is when this run of "verified" began
         }
       }

@@ -9,6 +9,7 @@ import type { Actor, TransitionVerdict } from "./status-machine";
  */
 
 const VERIFIED: readonly Status[] = ["verified-checkpoint", "verified-structural"];
+export const isVerifiedStatus = (status: Status) => VERIFIED.includes(status);
 
 /** One note as the rule sees it: `verifiedAt` is when it first became verified on main (ISO), or null. */
 export type PhaseNoteFact = { id: string; phase: string; status: Status; verifiedAt: string | null };
@@ -16,7 +17,7 @@ export type PhaseNoteFact = { id: string; phase: string; status: Status; verifie
 /** The notes of this phase that became verified while it was open: its decision delta. */
 export function deltaOf(phase: Phase, notes: readonly PhaseNoteFact[]): string[] {
   return notes
-    .filter((n) => n.phase === phase.name && VERIFIED.includes(n.status) && n.verifiedAt !== null)
+    .filter((n) => n.phase === phase.name && isVerifiedStatus(n.status) && n.verifiedAt !== null)
     .filter((n) => !phase.opened || (n.verifiedAt ?? "").slice(0, 10) >= phase.opened)
     .map((n) => n.id)
     .sort();
