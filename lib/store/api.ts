@@ -1,6 +1,6 @@
 /** The store's API without the app's configuration: what tests, scripts and tools import. */
 export { createContentStore, APP_IDENTITY, NothingToCommitError } from "./store";
 export { ensureContentRepo, SEED_MESSAGE } from "./seed";
-export { StoreRequestError, UnknownRevisionError, RefLockedError, CorruptRepositoryError } from "./errors";
+export { StoreError, StoreRequestError, UnknownRevisionError, RefLockedError, CorruptRepositoryError } from "./errors";
 export { RefConflictError } from "./types";
 export type * from "./types";

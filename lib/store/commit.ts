@@ -19,6 +19,7 @@ export const APP_IDENTITY: Person = { name: "Field Notes", email: "field-notes@i
 
 /** Nothing would change: the commit would repeat its parent's tree. */
 export class NothingToCommitError extends StoreRequestError {
+  static override readonly brand: string = "NothingToCommitError";
   constructor(ref: string) {
     super(`nothing to commit on ${ref}: the changes leave every file as it is`);
     this.name = "NothingToCommitError";

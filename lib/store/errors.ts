@@ -3,8 +3,35 @@
  * is damaged. (RefConflictError, the stale-save case, lives in ./types beside the contract.)
  */
 
+const BRANDS = Symbol.for("field-notes.store-error-brands");
+
+/**
+ * The base of the store's errors. A production server bundle can hold two copies of this module
+ * (one per layer: pages and route handlers) that share one store instance through globalThis, so
+ * an error thrown by one copy must still satisfy `instanceof` with the other copy's class. Each
+ * class names itself in `brand` (class names do not survive minification), and `instanceof` also
+ * accepts an error that carries that brand.
+ */
+export class StoreError extends Error {
+  static readonly brand: string = "StoreError";
+
+  constructor(message: string) {
+    super(message);
+    const brands: string[] = [];
+    for (let c = new.target as unknown as { brand?: string } | null; c && c.brand; c = Object.getPrototypeOf(c)) brands.push(c.brand);
+    Object.defineProperty(this, BRANDS, { value: brands });
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    const brands = typeof value === "object" && value !== null ? (value as Record<symbol, unknown>)[BRANDS] : undefined;
+    return Array.isArray(brands) && brands.includes((this as unknown as { brand: string }).brand);
+  }
+}
+
 /** The request itself is wrong (bad path, empty change set, bad ref name): a 4xx, not a retry. */
-export class StoreRequestError extends Error {
+export class StoreRequestError extends StoreError {
+  static override readonly brand: string = "StoreRequestError";
   constructor(message: string) {
     super(message);
     this.name = "StoreRequestError";
@@ -12,7 +39,8 @@ export class StoreRequestError extends Error {
 }
 
 /** A ref, branch name or commit id that the repository does not have. */
-export class UnknownRevisionError extends Error {
+export class UnknownRevisionError extends StoreError {
+  static override readonly brand: string = "UnknownRevisionError";
   constructor(readonly revision: string) {
     super(`the content repository has no revision "${revision}"`);
     this.name = "UnknownRevisionError";
@@ -20,7 +48,8 @@ export class UnknownRevisionError extends Error {
 }
 
 /** Another writer held the ref's lock for longer than we were willing to wait. */
-export class RefLockedError extends Error {
+export class RefLockedError extends StoreError {
+  static override readonly brand: string = "RefLockedError";
   constructor(
     readonly ref: string,
     readonly lockFile: string,
@@ -35,7 +64,8 @@ export class RefLockedError extends Error {
 }
 
 /** An object the repository should have is missing or unreadable: the repository needs a look. */
-export class CorruptRepositoryError extends Error {
+export class CorruptRepositoryError extends StoreError {
+  static override readonly brand: string = "CorruptRepositoryError";
   constructor(message: string) {
     super(message);
     this.name = "CorruptRepositoryError";

@@ -1,5 +1,6 @@
 import type { Note } from "@/lib/notes/schema";
 import type { NoteError } from "@/lib/notes/markdown";
+import { StoreError } from "./errors";
 
 /**
  * The contract of the content store: the only module that touches the git repository.
@@ -48,7 +49,8 @@ export type CommitRequest = {
 };
 
 /** The ref moved since the caller read it: nothing was written to the ref. */
-export class RefConflictError extends Error {
+export class RefConflictError extends StoreError {
+  static override readonly brand: string = "RefConflictError";
   constructor(
     readonly ref: string,
     readonly expected: Oid | null,
