@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { connection } from "next/server";
 import { BoundaryBadge } from "@/components/boundary-badge";
 import { CommitLine } from "@/components/commit-line";
 import { MentionText } from "@/components/mention-text";
@@ -10,11 +9,12 @@ import { PhaseLink } from "@/components/phase-link";
 import { RevisionDate } from "@/components/revision-date";
 import { StatusBadge } from "@/components/status-badge";
 import { TagList } from "@/components/tag-list";
-import { getPublishedView, type PublishedView } from "@/lib/content/published";
+import { type PublishedView } from "@/lib/content/published";
 import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note } from "@/lib/notes/schema";
 import { lastChange } from "@/lib/public/last-change";
 import { pageMetadata } from "@/lib/public/meta";
-import { historyUrl, noteUrl, segment } from "@/lib/render/urls";
+import { loadPublishedNote } from "@/lib/public/published-note";
+import { historyUrl, noteUrl } from "@/lib/render/urls";
 
 /** One published note: every section from Markdown, what its status and boundaries mean, its links. */
 
@@ -23,13 +23,7 @@ type Props = { params: Promise<{ id: string }> };
 // The five sections every decision record has; "Notes" is shown only when written.
 const ALWAYS = new Set(["decision", "invariant", "rejectedShortcut", "evidence", "claimBoundary"]);
 
-async function load(params: Props["params"]) {
-  await connection();
-  const { id } = await params;
-  const view = await getPublishedView();
-  const note = view.byId.get(segment(id));
-  return note ? { view, note } : null;
-}
+const load = loadPublishedNote;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const found = await load(params);

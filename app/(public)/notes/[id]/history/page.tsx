@@ -1,27 +1,21 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
 import { DiffView } from "@/components/diff-view";
 import { RevisionDate } from "@/components/revision-date";
 import { StatusBadge } from "@/components/status-badge";
-import { getPublishedHistory, getPublishedView } from "@/lib/content/published";
+import { getPublishedHistory } from "@/lib/content/published";
 import { diffNotes } from "@/lib/diff/sections";
 import { pageMetadata } from "@/lib/public/meta";
-import { historyUrl, noteUrl, segment } from "@/lib/render/urls";
+import { loadPublishedNote } from "@/lib/public/published-note";
+import { historyUrl, noteUrl } from "@/lib/render/urls";
 
 /** Every published revision of one note, newest first, each with what changed since the one before. */
 
 type Props = { params: Promise<{ id: string }> };
 
-async function load(params: Props["params"]) {
-  await connection();
-  const { id } = await params;
-  const view = await getPublishedView();
-  const note = view.byId.get(segment(id));
-  return note ? { view, note } : null;
-}
+const load = loadPublishedNote;
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const found = await load(params);
