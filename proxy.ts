@@ -1,30 +1,20 @@
-import { NextResponse, type NextRequest } from "next/server";
-import { prefersMarkdown } from "@/lib/agents/negotiate";
+import type { NextRequest } from "next/server";
+import { refuseForeignHost } from "@/lib/http/host-guard";
+import { refuseCrossSiteWrite } from "@/lib/http/cross-site";
+import { markdownTwin } from "@/lib/http/markdown-twin";
+import { continueSecurely } from "@/lib/http/security-headers";
 
 /**
- * Every published note has four formats under one path: /notes/AFN-016 is the HTML page,
- * /notes/AFN-016.md, .txt and .json are served by the agent routes, and /notes/AFN-016 asked for
- * with Accept: text/markdown gets the Markdown, marked `Vary: Accept`.
- *
- * The HTML answer cannot carry `Vary: Accept` from here: Next 16 sets the Vary header of an app
- * page itself (app-page-runtime: res.setHeader('Vary', …)), replacing what a proxy adds. It is
- * safe anyway, because Next marks a dynamic page `no-store`, so no cache keeps the HTML to hand it
- * to a client that asked for Markdown; the e2e tests hold both facts.
+ * Every request passes here first, in this order: a request for a host we do not serve is
+ * refused; a cross-site write riding on a session cookie is refused; a request for a page's
+ * Markdown twin is rewritten to it; everything else goes on to the app with the security headers.
+ * Each step is one module in lib/http, so a reader finds each rule in one place.
  */
-
-const FORMAT = /^\/notes\/([A-Z][A-Z0-9]*-\d{3,})\.(md|txt|json)$/;
-const PAGE = /^\/notes\/([A-Z][A-Z0-9]*-\d{3,})\/?$/;
-
 export function proxy(request: NextRequest) {
-  const { pathname } = request.nextUrl;
-  const format = FORMAT.exec(pathname);
-  if (format) return NextResponse.rewrite(new URL(`/agents/notes/${format[1]}.${format[2]}`, request.url));
-
-  const page = PAGE.exec(pathname);
-  if (page && prefersMarkdown(request.headers.get("accept"))) {
-    return NextResponse.rewrite(new URL(`/agents/notes/${page[1]}.md`, request.url), { headers: { Vary: "Accept" } });
-  }
-  return NextResponse.next();
+  return refuseForeignHost(request) ?? refuseCrossSiteWrite(request) ?? markdownTwin(request) ?? continueSecurely(request);
 }
 
-export const config = { matcher: ["/notes/:path*"] };
+export const config = {
+  // Everything but Next's own static files and the icon.
+  matcher: ["/((?!_next/static|_next/image|icon.svg).*)"],
+};
