@@ -2,9 +2,10 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseNote, serializeNote } from "@/lib/notes/markdown";
+import { parseNote } from "@/lib/notes/markdown";
 import { createContentStore, ensureContentRepo, type Oid } from "@/lib/store/api";
 import { fsck, git, siteYaml, tempDir } from "@/lib/store/testing";
+import { benchNote, idOf } from "./bench-notes";
 
 /**
  * The store's save and index cost against native git, at 100 and 10,000 notes.
@@ -23,58 +24,7 @@ const LARGE = Number(process.env.BENCH_NOTES ?? 10_000);
 const SMALL = 100;
 const AUTHOR = { name: "Bench Editor", email: "bench@example.org" };
 
-const idOf = (i: number) => `AFN-${String(i + 1).padStart(5, "0")}`;
 const editOf = (k: number, notes: number) => (k * 7919) % notes; // spread edits over the archive
-
-// Notes as varied as real ones (about 2 kB, different words, tags and links), from a seeded
-// generator: near-identical files would let `git gc` delta-compress them unrealistically well.
-const WORDS = (
-  "attention sparse mask backend key query matrix cache state chunk transactional publish residual " +
-  "logits routing expert prefetch loader checksum page index codec storage admission metal graph " +
-  "allocation tensor identity ownership policy symbol checkpoint boundary evidence invariant decode " +
-  "prefill replay trace predictor pipeline deadline scheduler stream lookahead component verify"
-).split(" ");
-const TAGS = ["sparse attention", "Metal", "storage", "admission", "MoE routing", "DFlash 2", "Qwen4Exp", "SSD streaming", "prefill replay", "online softmax"];
-
-function generator(seed: number) {
-  let x = seed >>> 0 || 1;
-  return (n: number) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
-
-function benchNote(i: number, summary: string): string {
-  const rand = generator(i + 1);
-  const sentence = () => {
-    const words = Array.from({ length: 8 + rand(10) }, () => WORDS[rand(WORDS.length)]!);
-    return `${words.join(" ")}.`.replace(/^./, (c) => c.toUpperCase());
-  };
-  const paragraph = () => Array.from({ length: 2 + rand(4) }, sentence).join(" ");
-  const section = (n: number) => Array.from({ length: n }, paragraph).join("\n\n");
-  const tags = [...new Set(Array.from({ length: 2 + rand(4) }, () => TAGS[rand(TAGS.length)]!))];
-  const related = [...new Set([rand(i + 1), rand(i + 1)].filter((r) => r !== i).map(idOf))];
-  return serializeNote({
-    id: idOf(i),
-    title: sentence().slice(0, 120).replace(/[ .]+$/, ""),
-    summary,
-    status: rand(3) === 0 ? "hypothesis" : "verified-checkpoint",
-    phase: `Phase ${1 + rand(11)} architecture`,
-    tags,
-    order: i,
-    related,
-    sections: {
-      decision: section(1),
-      invariant: section(1),
-      rejectedShortcut: section(1),
-      evidence: Array.from({ length: 2 + rand(4) }, () => `- ${sentence()}`).join("\n"),
-      claimBoundary: section(1),
-      notes: rand(2) ? section(1) : "",
-    },
-  });
-}
 
 type SizeResult = {
   notes: number;

@@ -1,0 +1,403 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { createContentStore, ensureContentRepo } from "@/lib/store/api";
+import { tempDir } from "@/lib/store/testing";
+import { benchNote, idOf } from "./bench-notes";
+
+/**
+ * The read path at scale, against the production server (`next start` of the build in
+ * NEXT_DIST_DIR, default .next): for 21 notes (the seed) and 10,000 (the seed plus bench:commit's
+ * generated notes), req/s and p99 of every public page and agent format as a ratio of a static
+ * file served by the same server, in interleaved rounds (autocannon, 16 connections), medians;
+ * then capsule p99 while a commit is being indexed, search latency (HTTP and in-process), start to
+ * first 200 (cold, then warm from the persisted index), the first request after a one-note commit,
+ * response sizes and the server's RSS. Prints a table per size and, last, one JSON line.
+ *
+ *   npm run build && npm run bench:read
+ *   BENCH_SIZES=21 BENCH_DURATION=3 BENCH_ROUNDS=1 npm run bench:read   (a quick look)
+ */
+
+const SIZES = (process.env.BENCH_SIZES ?? "21,10000").split(",").map(Number);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 16;
+const PORT = Number(process.env.BENCH_PORT ?? 3207);
+const DIST = process.env.NEXT_DIST_DIR ?? ".next";
+const BASE = `http://127.0.0.1:${PORT}`;
+const SEED = path.resolve("content");
+const AUTHOR = { name: "Bench Editor", email: "bench@example.org" };
+// What a browser or an agent's HTTP client sends: compressed answers where the server has them.
+const ACCEPT_ENCODING = "gzip, deflate, br";
+
+const require = createRequire(import.meta.url);
+type AutocannonResult = { requests: { average: number; total: number }; latency: { p99: number; p50: number }; non2xx: number; errors: number; timeouts: number };
+const autocannon = require("autocannon") as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+type Target = { name: string; path: string; method?: "GET" | "POST"; body?: string; headers?: Record<string, string> };
+
+const mcpCall = (query: string) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_notes", arguments: { query, limit: 10 } } });
+
+const TARGETS: Target[] = [
+  { name: "static file", path: "/bench-static.html" },
+  { name: "/", path: "/" },
+  { name: "/notes/<id>", path: "/notes/AFN-016" },
+  { name: "/notes/<id>/history", path: "/notes/AFN-016/history" },
+  { name: "/search?q=", path: "/search?q=transactional+state" },
+  { name: "/agents/index.json", path: "/agents/index.json" },
+  { name: "capsule", path: "/agents/capsules/AFN-016.json" },
+  { name: "/notes/<id>.md", path: "/notes/AFN-016.md" },
+  { name: "/llms.txt", path: "/llms.txt" },
+  { name: "/agents/search.json", path: "/agents/search.json?q=transactional+state&limit=10" },
+  {
+    name: "MCP search_notes",
+    path: "/agents/mcp",
+    method: "POST",
+    body: mcpCall("transactional state"),
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+  },
+];
+
+// 30 queries: the seed's own words and the generator's, one to three words each.
+const QUERIES = [
+  "transactional state", "sparse attention", "metal", "prefill replay", "checkpoint boundary", "storage admission",
+  "MoE routing", "online softmax", "evidence", "query key", "cache", "decode pipeline", "AFN-016", "SSD streaming",
+  "identity ownership", "scheduler deadline", "tensor allocation", "expert prefetch", "codec", "page index",
+  "verify component", "lookahead stream", "residual logits", "graph", "symbol policy", "invariant trace",
+  "predictor", "checksum loader", "backend mask", "chunk publish",
+];
+
+type Row = Record<string, string | number>;
+
+async function main() {
+  if (!fs.existsSync(path.join(DIST, "BUILD_ID"))) throw new Error(`no production build in ${DIST}: run \`next build\` (with NEXT_DIST_DIR=${DIST}) first`);
+  if (!fs.existsSync("public/bench-static.html")) throw new Error("public/bench-static.html is missing: the static reference file");
+  const root = tempDir("bench-read");
+  const load0 = os.loadavg()[0]!;
+  const results: SizeResult[] = [];
+  try {
+    for (const notes of SIZES) results.push(await benchSize(notes, root));
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  const load = os.loadavg();
+  console.log(`\n${os.availableParallelism()} cores; node ${process.version}; autocannon -c ${CONNECTIONS} -d ${DURATION}, ${ROUNDS} interleaved rounds, medians; load average at start ${load0.toFixed(1)}, at end ${load.map((l) => l.toFixed(1)).join(" ")}\n`);
+  for (const r of results) {
+    console.log(`\n${r.notes} notes: req/s and p99 (ms) as medians of ${ROUNDS} rounds; ratio = req/s ÷ the static file's`);
+    console.table(r.rows);
+    console.table(r.extras);
+  }
+  const large = results[results.length - 1]!;
+  const ratio = (name: string) => large.ratios[name] ?? null;
+  console.log(
+    JSON.stringify({
+      notes: large.notes,
+      home_ratio: ratio("/"),
+      note_ratio: ratio("/notes/<id>"),
+      history_ratio: ratio("/notes/<id>/history"),
+      search_ratio: ratio("/search?q="),
+      index_json_ratio: ratio("/agents/index.json"),
+      capsule_ratio: ratio("capsule"),
+      note_md_ratio: ratio("/notes/<id>.md"),
+      llms_txt_ratio: ratio("/llms.txt"),
+      search_json_ratio: ratio("/agents/search.json"),
+      mcp_ratio: ratio("MCP search_notes"),
+      static_rps: large.staticRps,
+      p99_during_reindex_ms: large.p99DuringReindex,
+      search_p50_ms: large.searchHttp.p50,
+      search_p95_ms: large.searchHttp.p95,
+      search_inprocess_p50_ms: large.searchInProcess.p50,
+      search_inprocess_p95_ms: large.searchInProcess.p95,
+      start_to_first_200_ms: large.coldStart,
+      warm_start_ms: large.warmStart,
+      first_after_commit_ms: large.firstAfterCommit["/"],
+      first_after_commit_index_json_ms: large.firstAfterCommit["/agents/index.json"],
+      first_after_commit_search_ms: large.firstAfterCommit["/agents/search.json"],
+      home_bytes: large.sizes["/"],
+      index_json_bytes: large.sizes["/agents/index.json"],
+      llms_txt_bytes: large.sizes["/llms.txt"],
+      rss_mb: large.rssMb,
+      cores: os.availableParallelism(),
+      load_average: Number(load[0]!.toFixed(1)),
+    }),
+  );
+}
+
+type SizeResult = {
+  notes: number;
+  rows: Row[];
+  extras: Row[];
+  ratios: Record<string, number>;
+  staticRps: number;
+  p99DuringReindex: number;
+  searchHttp: { p50: number; p95: number };
+  searchInProcess: { p50: number; p95: number };
+  coldStart: number;
+  warmStart: number;
+  firstAfterCommit: Record<string, number>;
+  sizes: Record<string, number>;
+  rssMb: number;
+};
+
+async function benchSize(notes: number, root: string): Promise<SizeResult> {
+  const dataDir = path.join(root, `n${notes}`);
+  const gitdir = path.join(dataDir, "content.git");
+  await buildArchive(gitdir, notes);
+  const store = createContentStore(gitdir);
+  let edit = 0;
+  // A one-note commit on main from outside the server, as an agent's plain-git push would be.
+  const commitOne = async () => {
+    const i = 21 + (edit * 7919) % Math.max(1, notes - 21);
+    const k = edit++;
+    const file = notes > 21 ? `notes/${idOf(i)}.md` : "notes/AFN-002.md";
+    const text = notes > 21 ? benchNote(i, `Edit ${k} during the read benchmark.`) : (await store.readFile("main", file))!.replace(/^summary: .*$/m, `summary: Edited ${k} during the read benchmark.`);
+    const head = await store.resolve("main");
+    await store.commit({ ref: "refs/heads/main", expected: head, author: AUTHOR, message: `Bench edit ${k}`, changes: { [file]: text } });
+  };
+
+  // Cold start: no derived index on disk yet.
+  let server = await startServer(dataDir);
+  const coldStart = server.firstOk;
+  const rss = sampleRss(server.child.pid!);
+  try {
+    const firstRequest: Row = {};
+    for (const t of TARGETS) firstRequest[t.name] = ms(await timed(t));
+    const sizes: Record<string, number> = {};
+    for (const p of ["/", "/notes/AFN-016", "/search?q=transactional+state", "/agents/index.json", "/llms.txt", "/agents/search.json?q=transactional+state&limit=10"]) {
+      sizes[p] = (await fetchText(p, { "accept-encoding": "identity" })).bytes;
+    }
+
+    const runs = new Map<string, AutocannonResult[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of TARGETS) {
+        const r = await hammer(t, DURATION);
+        runs.set(t.name, [...(runs.get(t.name) ?? []), r]);
+      }
+    }
+    const staticRps = median(runs.get("static file")!.map((r) => r.requests.average));
+    const ratios: Record<string, number> = {};
+    const rows: Row[] = TARGETS.map((t) => {
+      const rs = runs.get(t.name)!;
+      const rps = median(rs.map((r) => r.requests.average));
+      ratios[t.name] = round3(rps / staticRps);
+      return {
+        target: t.name,
+        "req/s": Math.round(rps),
+        ratio: ratios[t.name]!,
+        "p99 ms": median(rs.map((r) => r.latency.p99)),
+        "p50 ms": median(rs.map((r) => r.latency.p50)),
+        "non-2xx+errors": rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
+        "first request ms": firstRequest[t.name]!,
+      };
+    });
+
+    // Search latency over HTTP: 30 queries, one at a time, after one warm-up.
+    await fetchText(`/agents/search.json?q=warm`);
+    const httpTimes: number[] = [];
+    for (const q of QUERIES) httpTimes.push(await timed({ name: q, path: `/agents/search.json?q=${encodeURIComponent(q)}&limit=10` }));
+
+    // A capsule under load while the server indexes a new commit: the commit lands, a search and
+    // the home page ask for the new index and view, and the capsule's p99 is what a reader waits.
+    await commitOne();
+    const capsule = TARGETS.find((t) => t.name === "capsule")!;
+    const during = hammer(capsule, Math.min(DURATION, 5));
+    await sleep(50);
+    void fetchText(`/agents/search.json?q=reindex`).catch(() => undefined);
+    void fetchText(`/`).catch(() => undefined);
+    const p99DuringReindex = (await during).latency.p99;
+
+    // The first request of each kind after a one-note commit (each after its own commit).
+    const firstAfterCommit: Record<string, number> = {};
+    for (const t of [TARGETS[1]!, TARGETS[5]!, TARGETS[9]!, TARGETS[2]!]) {
+      await sleep(300);
+      await commitOne();
+      firstAfterCommit[t.name] = ms(await timed(t));
+    }
+    await sleep(1000); // let a background index finish and be persisted before the restart
+    const rssRun = rss.stop();
+    await stopServer(server);
+
+    // Warm start: the same data folder, with whatever the server persisted.
+    server = await startServer(dataDir);
+    const warmStart = server.firstOk;
+    await stopServer(server);
+
+    const searchInProcess = await inProcessSearch(dataDir, gitdir);
+    const extras: Row[] = [
+      { measure: "capsule p99 during a reindex (ms)", value: p99DuringReindex },
+      { measure: "search over HTTP p50 / p95 (ms, 30 queries)", value: `${ms(pct(httpTimes, 50))} / ${ms(pct(httpTimes, 95))}` },
+      { measure: "search in-process p50 / p95 (ms, 30 queries)", value: `${searchInProcess.p50} / ${searchInProcess.p95}` },
+      { measure: "search in-process first query (index build, ms)", value: searchInProcess.first },
+      { measure: "start to first 200 of / (cold, ms)", value: ms(coldStart) },
+      { measure: "start to first 200 of / (warm, ms)", value: ms(warmStart) },
+      ...Object.entries(firstAfterCommit).map(([k, v]) => ({ measure: `first ${k} after a one-note commit (ms)`, value: v })),
+      ...Object.entries(sizes).map(([k, v]) => ({ measure: `size of ${k} (bytes, uncompressed)`, value: v })),
+      { measure: "server RSS, max (MB)", value: rssRun },
+    ];
+    return {
+      notes,
+      rows,
+      extras,
+      ratios,
+      staticRps: Math.round(staticRps),
+      p99DuringReindex,
+      searchHttp: { p50: ms(pct(httpTimes, 50)), p95: ms(pct(httpTimes, 95)) },
+      searchInProcess: { p50: searchInProcess.p50, p95: searchInProcess.p95 },
+      coldStart: ms(coldStart),
+      warmStart: ms(warmStart),
+      firstAfterCommit,
+      sizes,
+      rssMb: rssRun,
+    };
+  } finally {
+    rss.stop();
+    await stopServer(server);
+  }
+}
+
+/** The seed (21 notes, site.yaml, phases) and, above 21, the generator's notes in one more commit. */
+async function buildArchive(gitdir: string, notes: number) {
+  await ensureContentRepo(gitdir, SEED);
+  if (notes <= 21) return;
+  const store = createContentStore(gitdir);
+  const changes: Record<string, string> = {};
+  for (let i = 21; i < notes; i++) changes[`notes/${idOf(i)}.md`] = benchNote(i, `Note ${i} of the read benchmark's archive.`);
+  await store.commit({ ref: "refs/heads/main", expected: await store.resolve("main"), author: AUTHOR, message: `Add ${notes - 21} notes`, changes });
+}
+
+type Server = { child: ChildProcess; firstOk: number };
+
+async function startServer(dataDir: string): Promise<Server> {
+  const bin = require.resolve("next/dist/bin/next");
+  const started = performance.now();
+  const child = spawn(process.execPath, [bin, "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: DIST, DATA_DIR: dataDir, CONTENT_REPO: "", SITE_URL: "", PORT: String(PORT) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error("the server exited before answering");
+    try {
+      const res = await fetch(`${BASE}/`, { signal: AbortSignal.timeout(60_000) });
+      await res.arrayBuffer();
+      if (res.status === 200) return { child, firstOk: performance.now() - started };
+    } catch {
+      // not listening yet
+    }
+    await sleep(20);
+  }
+}
+
+async function stopServer(server: Server) {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const gone = new Promise((resolve) => server.child.once("exit", resolve));
+  server.child.kill("SIGTERM");
+  await Promise.race([gone, sleep(5000)]);
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
+  await sleep(200);
+}
+
+function hammer(t: Target, seconds: number): Promise<AutocannonResult> {
+  return autocannon({
+    url: `${BASE}${t.path}`,
+    method: t.method ?? "GET",
+    body: t.body,
+    headers: { "accept-encoding": ACCEPT_ENCODING, ...t.headers },
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 30,
+  });
+}
+
+async function timed(t: Target): Promise<number> {
+  const start = performance.now();
+  const res = await fetch(`${BASE}${t.path}`, { method: t.method ?? "GET", body: t.body, headers: { "accept-encoding": ACCEPT_ENCODING, ...t.headers } });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${t.path} answered ${res.status}`);
+  return performance.now() - start;
+}
+
+async function fetchText(p: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${BASE}${p}`, { headers });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
+  return { bytes };
+}
+
+/** The search module in this process, on the same repository: 30 queries after the first. */
+async function inProcessSearch(dataDir: string, gitdir: string) {
+  process.env.DATA_DIR = dataDir;
+  process.env.CONTENT_REPO = gitdir;
+  const { resetConfig } = await import("@/lib/env");
+  resetConfig();
+  const { getPublishedView } = await import("@/lib/content/published");
+  const search = (await import("@/lib/search")) as typeof import("@/lib/search") & { whenIndexed?: (view: unknown) => Promise<void> };
+  const view = await getPublishedView();
+  let t = performance.now();
+  if (search.whenIndexed) await search.whenIndexed(view);
+  await search.searchNotes(view, "warm", { limit: 10 });
+  const first = ms(performance.now() - t);
+  const times: number[] = [];
+  for (const q of QUERIES) {
+    t = performance.now();
+    await search.searchNotes(view, q, { limit: 10 });
+    times.push(performance.now() - t);
+  }
+  return { first, p50: ms(pct(times, 50)), p95: ms(pct(times, 95)) };
+}
+
+/** The server's resident memory (its process and any children), sampled; stop() gives the max in MB. */
+function sampleRss(pid: number) {
+  let max = 0;
+  const timer = setInterval(() => (max = Math.max(max, treeRssKb(pid))), 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      max = Math.max(max, treeRssKb(pid));
+      return Math.round(max / 1024);
+    },
+  };
+}
+
+function treeRssKb(root: number): number {
+  const parent = new Map<number, number>();
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // the process ended
+    }
+  }
+  let kb = 0;
+  for (const pid of parent.keys()) {
+    let p: number | undefined = pid;
+    while (p && p !== root) p = parent.get(p);
+    if (p !== root) continue;
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // the process ended
+    }
+  }
+  return kb;
+}
+
+const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
+const median = (xs: number[]) => pct(xs, 50);
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const ms = (x: number) => Math.round(x * 10) / 10;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
