@@ -5,7 +5,8 @@ import { NoteList } from "@/components/note-card";
 import { StatusBadge } from "@/components/status-badge";
 import { StatusIcon } from "@/components/status-icon";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
-import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, STATUSES, type Status } from "@/lib/notes/schema";
+import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Status } from "@/lib/notes/schema";
+import { homeListing, statusCounts, statusParam } from "@/lib/public/listing";
 import { noteUrl, statusUrl } from "@/lib/render/urls";
 import { pageMetadata } from "@/lib/public/meta";
 import { AgentsBlock } from "@/components/agents-block";
@@ -14,13 +15,6 @@ import { CommitLine } from "@/components/commit-line";
 /** The archive's index, computed from the published commit: the seed's page, and its status filter. */
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-function statusParam(value: string | string[] | undefined): { status: Status | null; unknown: string | null } {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return { status: null, unknown: null };
-  const known = (STATUSES as readonly string[]).includes(v) && v !== "draft";
-  return known ? { status: v as Status, unknown: null } : { status: null, unknown: v };
-}
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   await connection();
@@ -36,8 +30,12 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 export default async function HomePage({ searchParams }: Props) {
   await connection();
   const view = await getPublishedView();
-  const { status, unknown } = statusParam((await searchParams).status);
-  if (status || unknown) return <StatusFilter view={view} status={status} unknown={unknown} />;
+  // One listing for the page and its Markdown twin (/index.md), so both show the same notes.
+  const listing = homeListing(view, (await searchParams).status);
+  if (listing.kind !== "home") {
+    const status = listing.kind === "status" ? listing.status : null;
+    return <StatusFilter view={view} status={status} unknown={listing.kind === "unknown-status" ? listing.value : null} notes={listing.kind === "status" ? listing.notes : []} />;
+  }
   const { site } = view;
   return (
     <>
@@ -53,10 +51,10 @@ export default async function HomePage({ searchParams }: Props) {
 
       <section className="core" aria-labelledby="core-heading">
         <h2 id="core-heading">{site.core_heading}</h2>
-        <p className="section-count">{view.core.length} core decisions</p>
+        <p className="section-count">{listing.core.length} core decisions</p>
         <p className="section-intro">{site.core_intro}</p>
         <ol className="core-list">
-          {view.core.map((note) => (
+          {listing.core.map((note) => (
             <li key={note.id} className="core-item">
               <p className="core-item__label">
                 <span>{note.core?.label}</span> <span className="id">{note.id}</span>
@@ -78,9 +76,9 @@ export default async function HomePage({ searchParams }: Props) {
 
       <section className="all-records" id="records" aria-labelledby="records-heading">
         <h2 id="records-heading">All decision records</h2>
-        <p className="section-count">{view.notes.length} records</p>
+        <p className="section-count">{listing.notes.length} records</p>
         <StatusFilterBar view={view} current={null} />
-        <NoteList notes={view.notes} label="All decision records" />
+        <NoteList notes={listing.notes} label="All decision records" />
       </section>
 
       <AgentsBlock site={site} />
@@ -90,7 +88,7 @@ export default async function HomePage({ searchParams }: Props) {
 }
 
 function StatusFilterBar({ view, current }: { view: PublishedView; current: Status | null }) {
-  const counts = PUBLISHED_STATUSES.map((s) => [s, view.notes.filter((n) => n.status === s).length] as const).filter(([, n]) => n > 0);
+  const counts = statusCounts(view.notes).map((c) => [c.status, c.count] as const);
   return (
     <nav className="filter-bar" aria-label="Filter by status">
       <span className="filter-bar__label">Filter by status:</span>
@@ -113,8 +111,7 @@ function StatusFilterBar({ view, current }: { view: PublishedView; current: Stat
   );
 }
 
-function StatusFilter({ view, status, unknown }: { view: PublishedView; status: Status | null; unknown: string | null }) {
-  const notes = status ? view.notes.filter((n) => n.status === status) : [];
+function StatusFilter({ view, status, unknown, notes }: { view: PublishedView; status: Status | null; unknown: string | null; notes: PublishedView["notes"] }) {
   return (
     <>
       <header className="page-head">
