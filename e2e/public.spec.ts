@@ -229,7 +229,7 @@ test.describe("feeds and metadata", () => {
     expect(res.headers()["content-type"]).toContain("application/atom+xml");
     const xml = await res.text();
     expect(xml).toMatch(/^<\?xml[^>]*>\s*<feed xmlns="http:\/\/www.w3.org\/2005\/Atom"/);
-    expect(xml).toContain("<title>Inference Architecture Field Notes</title>");
+    expect(xml).toContain(`<title type="text">Inference Architecture Field Notes</title>`);
     for (const id of SEED_IDS) expect(xml).toMatch(new RegExp(`<id>https?://[^<]+/notes/${id}</id>`));
     expect(xml).toContain("AFN-016: A sparse mask is not sparse attention");
   });

@@ -1,33 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";
 import { renderMarkdown } from "./markdown";
 
-/** Every tag in the output with its attributes, as the browser would read them. */
-function tags(html: string) {
-  return [...html.matchAll(/<([a-z][a-z0-9-]*)((?:\s+[^\s=>]+(?:="[^"]*")?)*)\s*\/?>/gi)].map((m) => ({
-    name: (m[1] ?? "").toLowerCase(),
-    attrs: [...(m[2] ?? "").matchAll(/([^\s=>]+)(?:="([^"]*)")?/g)].map((a) => ({ name: (a[1] ?? "").toLowerCase(), value: decode(a[2] ?? "") })),
-  }));
-}
-
-function decode(value: string) {
-  return value
-    .replace(/&#x([0-9a-f]+);?/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
-    .replace(/&#(\d+);?/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replace(/&amp;/g, "&")
-    .replace(/&quot;/g, '"');
-}
-
 function expectInert(html: string) {
-  for (const tag of tags(html)) {
-    expect(["script", "iframe", "svg", "object", "embed", "style", "form", "math", "link", "meta", "base"]).not.toContain(tag.name);
-    for (const attr of tag.attrs) {
-      expect(attr.name, `${tag.name} has an event handler`).not.toMatch(/^on/);
-      expect(attr.name, `${tag.name} has a style`).not.toBe("style");
-      if (["href", "src", "srcset", "cite", "action", "formaction", "xlink:href"].includes(attr.name)) {
-        expect(attr.value.replace(/[\s\u0000-\u001f]/g, "").toLowerCase(), `${tag.name} ${attr.name}`).not.toMatch(/^(javascript|data|vbscript):/);
-      }
-    }
-  }
+  expect(liveMarkup(html)).toEqual([]);
 }
 
 describe("renderMarkdown: GFM", () => {
@@ -104,37 +80,7 @@ describe("renderMarkdown: note mentions", () => {
 });
 
 describe("renderMarkdown: hostile input comes out inert", () => {
-  const payloads: [string, string][] = [
-    ["script element", "<script>alert(1)</script>"],
-    ["script block", "<script>\nalert(1)\n</script>\n"],
-    ["img onerror", '<img src="x" onerror="alert(1)">'],
-    ["iframe", '<iframe src="https://evil.example"></iframe>'],
-    ["iframe srcdoc", '<iframe srcdoc="<script>alert(1)</script>"></iframe>'],
-    ["svg onload", '<svg onload="alert(1)"><circle r="1"/></svg>'],
-    ["style attribute", '<p style="background:url(javascript:alert(1))">x</p>'],
-    ["style element", "<style>body{display:none}</style>"],
-    ["javascript link", "[click](javascript:alert(1))"],
-    ["upper-case javascript link", "[click](JAVASCRIPT:alert(1))"],
-    ["entity-encoded javascript link", "[click](jav&#x61;script:alert(1))"],
-    ["tab-split javascript link", "[click](java&#9;script:alert(1))"],
-    ["javascript autolink", "<javascript:alert(1)>"],
-    ["javascript reference link", "[click][x]\n\n[x]: javascript:alert(1)"],
-    ["data: link", "[click](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)"],
-    ["data: image", "![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)"],
-    ["javascript image", "![x](javascript:alert(1))"],
-    ["vbscript link", "[click](vbscript:msgbox(1))"],
-    ["link with title breaking out", '[a](https://x.org "t\\" onmouseover=\\"alert(1)")'],
-    ["form with button", '<form action="javascript:alert(1)"><button>go</button></form>'],
-    ["object and embed", '<object data="x.swf"></object><embed src="x.swf">'],
-    ["base and meta", '<base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=javascript:alert(1)">'],
-    ["math", '<math><mtext><img src=x onerror=alert(1)></mtext></math>'],
-    ["in a table cell", "| a |\n| - |\n| <img src=x onerror=alert(1)> [x](javascript:alert(1)) |"],
-    ["in a list item", "- <script>alert(1)</script>\n- [x](javascript:alert(1))"],
-    ["in a footnote", "x[^1]\n\n[^1]: <svg onload=alert(1)> [y](javascript:alert(1))"],
-    ["in a heading", "### <img src=x onerror=alert(1)>"],
-  ];
-
-  for (const [name, payload] of payloads) {
+  for (const [name, payload] of XSS_PAYLOADS) {
     it(name, () => {
       const html = renderMarkdown(`Before ${payload} after`);
       expectInert(html);

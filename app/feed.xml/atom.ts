@@ -1,0 +1,95 @@
+import type { PublishedView } from "@/lib/content/published";
+import { SECTIONS, STATUS_LABEL, STATUS_MEANING, BOUNDARY_LABEL, type Note } from "@/lib/notes/schema";
+import { renderMarkdown } from "@/lib/render/markdown";
+import { noteUrl, phaseUrl, slug, tagUrl } from "@/lib/render/urls";
+import type { Revision } from "@/lib/store/types";
+
+/**
+ * The Atom feed, written element by element. Every value that comes from a note or the site file
+ * goes through `text` or `attr`, so an `&`, a `<` or a quote in a title, tag or phase can neither
+ * break the XML nor become markup: titles and summaries are `type="text"` (a feed reader shows them
+ * as written), and the one `type="html"` element, the entry's content, holds the sanitised note
+ * HTML escaped once more for XML. (The `feed` package wrapped raw titles in CDATA as `type="html"`
+ * and put tags into attributes unescaped; that is why this file exists.)
+ */
+
+export type FeedInput = { view: PublishedView; origin: string; changes: ReadonlyMap<string, Revision> };
+
+export function atomFeed({ view, origin, changes }: FeedInput): string {
+  const linkable = new Set(view.byId.keys());
+  const dated = view.notes
+    .map((note) => ({ note, change: changes.get(note.id) }))
+    .sort((a, b) => (b.change?.date ?? "").localeCompare(a.change?.date ?? "") || b.note.order - a.note.order);
+  const newest = dated[0]?.change?.date;
+
+  const lines = [
+    `<?xml version="1.0" encoding="utf-8"?>`,
+    `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">`,
+    `  <id>${text(`${origin}/`)}</id>`,
+    `  <title type="text">${text(view.site.title)}</title>`,
+    `  <subtitle type="text">${text(view.site.lede)}</subtitle>`,
+    `  <updated>${isoDate(newest)}</updated>`,
+    `  <generator>Field Notes</generator>`,
+    `  <link rel="alternate" type="text/html" href="${attr(`${origin}/`)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${attr(`${origin}/feed.xml`)}"/>`,
+    `  <author><name>${text(view.site.author)}</name></author>`,
+    `  <rights type="text">${text(view.site.author)}</rights>`,
+  ];
+  for (const { note, change } of dated) {
+    const url = `${origin}${noteUrl(note.id)}`;
+    lines.push(
+      `  <entry>`,
+      `    <id>${text(url)}</id>`,
+      `    <title type="text">${text(`${note.id}: ${note.title}`)}</title>`,
+      `    <link rel="alternate" type="text/html" href="${attr(url)}"/>`,
+      `    <updated>${isoDate(change?.date)}</updated>`,
+      `    <author><name>${text(change?.author.name ?? view.site.author)}</name></author>`,
+      // scheme + term is the archive's page for the tag or phase, as Atom suggests for a category.
+      ...note.tags.map((tag) => `    ${category(origin, tagUrl(tag), tag)}`),
+      `    ${category(origin, phaseUrl(note.phase), note.phase)}`,
+      `    <summary type="text">${text(note.summary)}</summary>`,
+      `    <content type="html">${text(entryHtml(note, origin, linkable))}</content>`,
+      `  </entry>`,
+    );
+  }
+  lines.push(`</feed>`, "");
+  return lines.join("\n");
+}
+
+function category(origin: string, pageUrl: string, label: string): string {
+  const cut = pageUrl.lastIndexOf("/") + 1;
+  return `<category scheme="${attr(origin + pageUrl.slice(0, cut))}" term="${attr(pageUrl.slice(cut) || slug(label))}" label="${attr(label)}"/>`;
+}
+
+/** The note as a feed reader shows it: status in words, then each written section, links made absolute. */
+function entryHtml(note: Note, origin: string, linkable: ReadonlySet<string>): string {
+  const boundaries = note.boundaries.length ? ` Boundaries: ${note.boundaries.map((b) => BOUNDARY_LABEL[b]).join(", ")}.` : "";
+  const status = `<p><strong>${html(STATUS_LABEL[note.status])}</strong>: ${html(STATUS_MEANING[note.status] + boundaries)}</p>`;
+  const sections = SECTIONS.filter((s) => note.sections[s.key])
+    .map((s) => `<h2>${html(s.heading)}</h2>\n${renderMarkdown(note.sections[s.key], { linkable, idPrefix: `${note.id}-${s.key}` })}`)
+    .join("\n");
+  // A reader resolves links against the feed, not the site: make the archive's own links absolute.
+  return `${status}\n${sections}`.replace(/(href|src)="\/(?!\/)/g, (_, name: string) => `${name}="${html(origin)}/`);
+}
+
+function isoDate(date: string | undefined): string {
+  const d = date ? new Date(date) : new Date(0);
+  return (Number.isNaN(d.getTime()) ? new Date(0) : d).toISOString();
+}
+
+// Characters XML 1.0 does not allow at all (controls, lone surrogates, U+FFFE/U+FFFF): dropped, or the
+// whole feed would be refused by every parser.
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Character data of an element: the text as written, never markup. */
+export function text(value: string): string {
+  return value.replace(NOT_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** A double-quoted attribute value; whitespace kept as references so a parser does not fold it. */
+export function attr(value: string): string {
+  return text(value).replace(/"/g, "&quot;").replace(/\t/g, "&#9;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;");
+}
+
+/** Text inside the entry's HTML (before it is escaped again for XML). */
+const html = (value: string) => text(value).replace(/"/g, "&quot;");
