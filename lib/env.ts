@@ -1,5 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseHostPort } from "./http/host-port";
+import { trustEntryProblem } from "./auth/client-address";
 import { authEnvSchema, authConfigOf, AUTH_ENV_KEYS, SECRET_ENV_KEYS, type AuthConfig } from "./env-auth";
 
 /**
@@ -11,11 +13,51 @@ const schema = z.object({
   DATA_DIR: z.string().min(1, "must be a folder path").optional(),
   CONTENT_REPO: z.string().min(1, "must be a path to a bare git repository").optional(),
   SITE_URL: z.url("must be an absolute http(s) URL, e.g. https://notes.example.org").optional(),
+  // Comma-separated host[:port] list; each entry must read as a Host header would.
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((list, ctx) => {
+      const entries = list.split(",").map((e) => e.trim()).filter(Boolean);
+      const bad = entries.filter((e) => parseHostPort(e) === null);
+      if (bad.length || !entries.length) {
+        ctx.addIssue({
+          code: "custom",
+          message: bad.length
+            ? `must be a comma-separated list of host or host:port, e.g. notes.example.org,localhost:3000; not a host: ${bad.map((b) => `"${b}"`).join(", ")}`
+            : "must name at least one host, e.g. notes.example.org",
+        });
+        return z.NEVER;
+      }
+      return entries.map((e) => parseHostPort(e)!);
+    })
+    .optional(),
   PORT: z.coerce.number().int().min(1).max(65535, "must be a TCP port (1-65535)").optional(),
+  // Comma-separated addresses or CIDR ranges of the reverse proxies in front of the app.
+  TRUST_PROXY: z
+    .string()
+    .transform((list, ctx) => {
+      const entries = list.split(",").map((e) => e.trim()).filter(Boolean);
+      const problems = entries.map(trustEntryProblem).filter((p) => p !== null);
+      if (problems.length) {
+        ctx.addIssue({ code: "custom", message: `must be a comma-separated list of proxy addresses or CIDR ranges, e.g. 127.0.0.1,10.0.0.0/8: ${problems.join("; ")}` });
+        return z.NEVER;
+      }
+      return entries;
+    })
+    .optional(),
   ...authEnvSchema.shape,
 });
 
-export type AppConfig = { dataDir: string; contentRepo: string; siteUrl: string | null; auth: AuthConfig };
+export type AppConfig = {
+  dataDir: string;
+  contentRepo: string;
+  siteUrl: string | null;
+  /** The hosts this site answers for (ALLOWED_HOSTS), lower-cased; null: any host. */
+  allowedHosts: string[] | null;
+  /** The reverse proxies whose X-Forwarded-For hop is believed (TRUST_PROXY); empty: none, the socket is the client. */
+  trustProxy: string[];
+  auth: AuthConfig;
+};
 
 let cached: AppConfig | null = null;
 
@@ -42,7 +84,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   const siteUrl = result.data.SITE_URL?.replace(/\/+$/, "") ?? null;
   const auth = authConfigOf(result.data);
   if (!auth.ok) throw new ConfigError(auth.problems);
-  return { dataDir, contentRepo, siteUrl, auth: auth.config };
+  return { dataDir, contentRepo, siteUrl, allowedHosts: result.data.ALLOWED_HOSTS ?? null, trustProxy: result.data.TRUST_PROXY ?? [], auth: auth.config };
 }
 
 export function config(): AppConfig {
@@ -50,7 +92,9 @@ export function config(): AppConfig {
     DATA_DIR: process.env.DATA_DIR,
     CONTENT_REPO: process.env.CONTENT_REPO,
     SITE_URL: process.env.SITE_URL,
+    ALLOWED_HOSTS: process.env.ALLOWED_HOSTS,
     PORT: process.env.PORT,
+    TRUST_PROXY: process.env.TRUST_PROXY,
     ...Object.fromEntries(AUTH_ENV_KEYS.map((k) => [k, process.env[k]])),
   });
   return cached;

@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import PublicLayout from "@/app/(public)/layout";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
-import { config } from "@/lib/env";
 import { CAPSULE_BUDGET } from "@/lib/agents/capsule";
 import { ENTRY_BUDGET } from "@/lib/agents/index-entry";
 import { LIMIT_LEGEND } from "@/lib/agents/limits";
 import { MCP_TOOLS } from "@/lib/agents/mcp";
 import { agentUrls, type AgentUrls } from "@/lib/agents/urls";
+import { siteOrigin } from "@/lib/public/origin";
 import { STATUS_MEANING, PUBLISHED_STATUSES } from "@/lib/notes/schema";
 import styles from "./agents.module.css";
 
@@ -29,7 +28,7 @@ export const metadata: Metadata = {
 };
 
 export default async function AgentsPage() {
-  const urls = agentUrls(await baseUrl());
+  const urls = agentUrls(await siteOrigin());
   let view: PublishedView;
   try {
     view = await getPublishedView();
@@ -264,13 +263,4 @@ function Url({ href, label }: { href: string; label?: string }) {
       <code>{label ?? href}</code>
     </a>
   );
-}
-
-/** The site's own base URL: SITE_URL, else the host this request came to (never a forwarded one). */
-async function baseUrl(): Promise<string> {
-  const configured = config().siteUrl;
-  if (configured) return configured;
-  const host = (await headers()).get("host") ?? "localhost:3000";
-  const origin = `${/^(localhost|127\.|\[::1\])/.test(host) ? "http" : "https"}://${host}`;
-  return URL.canParse(origin) ? new URL(origin).origin : "http://localhost:3000";
 }

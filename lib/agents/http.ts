@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
-import { config } from "@/lib/env";
+import { originFor, originVary } from "@/lib/http/origin";
 import { agentUrls, type AgentUrls } from "./urls";
 
 /**
@@ -29,9 +30,23 @@ const CORS: Record<string, string> = {
   "Access-Control-Expose-Headers": "ETag, X-Content-Commit, Link, Vary",
 };
 
-/** The site's own base URL: SITE_URL when configured, else the origin the request came to. */
+/** The site's own base URL, by the one origin rule (lib/http/origin.ts). */
 export function siteBase(request: Request): string {
-  return config().siteUrl ?? new URL(request.url).origin;
+  return originFor(request);
+}
+
+/**
+ * The ETag of a document of this commit as seen from this origin. Documents hold absolute URLs,
+ * so with SITE_URL unset two hosts get two bodies: the origin is part of the tag (hashed, so a
+ * forged host is not echoed), and Vary names the headers that chose it for shared caches.
+ */
+function etagOf(commit: string, variant: string, base: string): string {
+  return `"${commit}.${variant}.${createHash("sha256").update(base).digest("hex").slice(0, 12)}"`;
+}
+
+function withOriginVary(headers: Record<string, string> = {}): Record<string, string> {
+  const vary = originVary();
+  return vary ? { ...headers, Vary: headers.Vary ? `${headers.Vary}, ${vary}` : vary } : headers;
 }
 
 export async function serveAgent(
@@ -48,10 +63,10 @@ export async function serveAgent(
     // The content repository could not be read: say so, and let the client retry.
     return failure(options.media, 503, `the published notes are unavailable: ${(e as Error).message}`, null, { "Retry-After": "5" });
   }
-  const etag = `"${view.commit}.${options.variant}"`;
+  const etag = etagOf(view.commit, options.variant, urls.base);
   const headers: Record<string, string> = {
     ...CORS,
-    ...options.headers,
+    ...withOriginVary(options.headers),
     ETag: etag,
     "X-Content-Commit": view.commit,
     "Cache-Control": CACHE_CONTROL,

@@ -39,3 +39,18 @@ describe("foreignReason without SITE_URL: loopback only", () => {
     else expect(reason).toMatch(expected);
   });
 });
+
+describe("foreignReason without SITE_URL but with ALLOWED_HOSTS", () => {
+  const allowed = ["notes.example.org"];
+  it.each([
+    [{ host: "notes.example.org" }, null],
+    [{ host: "notes.example.org:8080", origin: "https://notes.example.org:8080" }, null],
+    [{ host: "localhost:3000" }, null],
+    [{ host: "attacker.example" }, /ALLOWED_HOSTS/],
+    [{ host: "notes.example.org", origin: "https://attacker.example" }, /Origin/],
+  ])("%o", (headers, expected) => {
+    const reason = foreignReason(h(headers), null, allowed);
+    if (expected === null) expect(reason).toBeNull();
+    else expect(reason).toMatch(expected);
+  });
+});

@@ -1,0 +1,17 @@
+/**
+ * Runs once when a server process starts (Next's instrumentation hook), before any request.
+ */
+export async function register() {
+  // Only the Node.js server reads the configuration; the hook also runs for the edge runtime.
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { config, ConfigError } = await import("@/lib/env");
+  const { warnIfOriginUnpinned } = await import("@/lib/http/origin");
+  try {
+    const c = config();
+    warnIfOriginUnpinned({ nodeEnv: process.env.NODE_ENV, siteUrl: c.siteUrl, allowedHosts: c.allowedHosts });
+  } catch (e) {
+    // A bad variable is reported by the first request that reads the configuration, as before.
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(e.message);
+  }
+}
