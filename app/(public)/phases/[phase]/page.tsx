@@ -5,10 +5,11 @@ import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
 import { NoteList } from "@/components/note-card";
 import { PhaseRecord } from "@/components/phase-record";
-import { getPublishedPhases, type PhaseView } from "@/lib/content/phases";
+import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
-import { phaseUrl, segment, slug } from "@/lib/render/urls";
+import { phasePage } from "@/lib/public/pages";
+import { phaseUrl } from "@/lib/render/urls";
 
 /** One phase: its status, its closeout record and its published notes: /phases/6-architecture. */
 
@@ -16,18 +17,12 @@ type Props = { params: Promise<{ phase: string }> };
 
 async function load(params: Props["params"]) {
   await connection();
-  const wanted = slug(segment((await params).phase));
   const view = await getPublishedView();
   const { phases } = await getPublishedPhases(view);
-  const phase = phases.find((p) => p.phase.slug === wanted);
-  if (phase) return { view, phase, phases };
-  // A note committed outside the app may name a phase that has no file yet (content:check flags
-  // it); its readers still get the notes, with no record claimed.
-  const notes = view.notes.filter((n) => slug(n.phase) === wanted);
-  const name = notes[0]?.phase;
-  if (!name) return null;
-  const orphan: PhaseView = { file: "", notes, delta: [], phase: { name, slug: wanted, status: "open", description: "", reopenings: [] } };
-  return { view, phase: orphan, phases, orphan: true };
+  // The same phase and notes as the Markdown twin (/phases/<slug>.md).
+  const found = phasePage(view, phases, (await params).phase);
+  if (!found) return null;
+  return found.orphan ? { view, phase: found.phase, phases, orphan: true } : { view, phase: found.phase, phases };
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

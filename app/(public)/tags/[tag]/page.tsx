@@ -6,7 +6,8 @@ import { CommitLine } from "@/components/commit-line";
 import { NoteList } from "@/components/note-card";
 import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
-import { segment, slug, tagUrl } from "@/lib/render/urls";
+import { tagPage } from "@/lib/public/pages";
+import { tagUrl } from "@/lib/render/urls";
 
 /** Every published note with one tag: /tags/sparse-attention. */
 
@@ -14,13 +15,10 @@ type Props = { params: Promise<{ tag: string }> };
 
 async function load(params: Props["params"]) {
   await connection();
-  const wanted = slug(segment((await params).tag));
   const view = await getPublishedView();
-  const notes = view.notes.filter((n) => n.tags.some((t) => slug(t) === wanted));
-  // The tag as its notes spell it (the most common spelling when notes differ in case).
-  const names = notes.flatMap((n) => n.tags.filter((t) => slug(t) === wanted));
-  const name = mostCommon(names);
-  return name ? { view, notes, name } : null;
+  // The same notes and name as the Markdown twin (/tags/<tag>.md).
+  const found = tagPage(view, (await params).tag);
+  return found ? { view, ...found } : null;
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -54,10 +52,4 @@ export default async function TagPage({ params }: Props) {
       <CommitLine commit={view.commit} />
     </>
   );
-}
-
-function mostCommon(values: string[]): string | null {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
