@@ -6,7 +6,8 @@ import { config } from "@/lib/env";
 import type { AuthConfig } from "@/lib/env-auth";
 import { actorOfId, oauthActorId } from "./actors";
 import { sessionSecret } from "./secret";
-import { clientAddress, createPasswordSignIn } from "./sign-in";
+import { clientAddress, trustedProxies } from "./client-address";
+import { createPasswordSignIn } from "./sign-in";
 
 /**
  * next-auth's configuration: local accounts always, GitHub and a generic OIDC issuer when their
@@ -18,8 +19,9 @@ export const SIGN_IN_PATH = "/sign-in";
 const passwordSignIn = createPasswordSignIn();
 
 export function authOptions(): AuthOptions {
-  const { auth } = config();
+  const { auth, trustProxy } = config();
   applyAuthUrl(auth.url);
+  const proxies = trustedProxies(trustProxy);
   return {
     secret: sessionSecret(),
     session: { strategy: "jwt", maxAge: 7 * 24 * 60 * 60 },
@@ -33,7 +35,8 @@ export function authOptions(): AuthOptions {
           const { name } = await passwordSignIn({
             name: String(credentials?.name ?? ""),
             password: String(credentials?.password ?? ""),
-            address: clientAddress(req?.headers ?? {}),
+            // The socket's address (or the client a TRUST_PROXY proxy names), never a header as the client wrote it.
+            address: clientAddress(req?.headers ?? {}, proxies),
           });
           return { id: name, name };
         },

@@ -1,15 +1,23 @@
 import { findAccount } from "./accounts";
+import { addressBucket } from "./client-address";
 import { decoyHash, verifyPassword } from "./password";
-import { FailureCounter, type Limit } from "./rate-limit";
+import { FailureBackoff, type Backoff } from "./rate-limit";
 
 /**
- * Password sign-in, rate-limited twice: per account (guessing one person's password) and per
- * address (trying many accounts from one place). Only failures count, so a person who signs in
- * often is never locked out by their own successes.
+ * Password sign-in, slowed down twice: per account (guessing one person's password, from anywhere)
+ * and per address (guessing from one place, at any accounts). Only failures count, so a person who
+ * signs in often is never slowed by their own successes; a refused attempt is not a failure, so
+ * trying again too early does not push the wait further out.
+ *
+ * The account's wait is capped low (a minute) and the address's high (15 minutes): whoever attacks
+ * an account from one address is slowed far more by their own address than the account is, so the
+ * account is free again a minute after their latest failure, and its owner, from an address with no
+ * failures, signs in within that minute. Holding the account shut takes a fresh address for every
+ * minute. The address is the socket's (lib/auth/client-address.ts), never a header the client wrote.
  */
 
-export const ACCOUNT_LIMIT: Limit = { max: 5, windowMs: 15 * 60_000 };
-export const ADDRESS_LIMIT: Limit = { max: 20, windowMs: 15 * 60_000 };
+export const ACCOUNT_BACKOFF: Backoff = { free: 5, baseMs: 15_000, maxMs: 60_000, forgetMs: 15 * 60_000 };
+export const ADDRESS_BACKOFF: Backoff = { free: 10, baseMs: 15_000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 };
 
 export class SignInError extends Error {
   constructor(message: string) {
@@ -20,17 +28,24 @@ export class SignInError extends Error {
 
 export const WRONG_CREDENTIALS = "wrong account name or password";
 
-export function createPasswordSignIn(now: () => number = Date.now) {
-  const byAccount = new FailureCounter(ACCOUNT_LIMIT, now);
-  const byAddress = new FailureCounter(ADDRESS_LIMIT, now);
+export type SignInOptions = { now?: () => number; log?: (line: string) => void };
+
+export function createPasswordSignIn({ now = Date.now, log = console.warn }: SignInOptions = {}) {
+  const byAccount = new FailureBackoff(ACCOUNT_BACKOFF, now);
+  const byAddress = new FailureBackoff(ADDRESS_BACKOFF, now);
 
   return async function signIn(input: { name: string; password: string; address: string }): Promise<{ name: string }> {
     const name = input.name.trim().toLowerCase();
     const accountKey = `account:${name}`;
-    const addressKey = `address:${input.address}`;
+    const addressKey = `address:${addressBucket(input.address)}`;
     const wait = Math.max(byAccount.retryAfter(accountKey), byAddress.retryAfter(addressKey));
     if (wait > 0) {
-      throw new SignInError(`too many failed sign-ins; try again in ${Math.ceil(wait / 60_000)} minute${wait > 60_000 ? "s" : ""}`);
+      // Quoted as JSON: the name is whatever the client typed, and must not forge log lines.
+      log(
+        `sign-in refused: account ${JSON.stringify(name.slice(0, 100))} from ${input.address}, ${byAccount.failures(accountKey)} failures on the account, ` +
+          `${byAddress.failures(addressKey)} from the address; may try again in ${Math.ceil(wait / 1000)} s`,
+      );
+      throw new SignInError(`too many failed sign-ins; try again in ${inWords(wait)}`);
     }
     const account = name ? await findAccount(name) : null;
     // An unknown name costs as much time as a wrong password, so timing does not reveal accounts.
@@ -45,10 +60,8 @@ export function createPasswordSignIn(now: () => number = Date.now) {
   };
 }
 
-/** The client's address as the server saw it: the nearest hop of X-Forwarded-For (Next sets it from the socket). */
-export function clientAddress(headers: Record<string, string | string[] | undefined>): string {
-  const raw = headers["x-forwarded-for"];
-  const value = Array.isArray(raw) ? raw.join(",") : (raw ?? "");
-  const hops = value.split(",").map((s) => s.trim()).filter(Boolean);
-  return hops[hops.length - 1] ?? "unknown";
+function inWords(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
 }
