@@ -1,24 +1,37 @@
+import { etagMatches } from "@/lib/agents/http";
 import { getPublishedView } from "@/lib/content/published";
+import { etagFor, originFor, originVary } from "@/lib/http/origin";
 import { lastChanges } from "@/lib/public/last-change";
-import { siteOrigin } from "@/lib/public/origin";
 import { atomFeed } from "./atom";
 
 /** The Atom feed: every published note, most recently changed first, read from the current published commit. */
 
 export const dynamic = "force-dynamic";
 
-// The feed of the current commit, kept until main moves (or the site is reached under another origin).
-let last: { key: string; xml: string } | null = null;
+// Feeds of the current commit, one per origin the site was reached under (its links are absolute),
+// kept until main moves. Bounded, oldest first out, so a stream of forged hosts cannot grow it.
+const FEEDS_KEPT = 8;
+const feeds = new Map<string, string>();
 
-export async function GET() {
-  const [view, origin] = await Promise.all([getPublishedView(), siteOrigin()]);
-  const key = `${view.commit} ${origin}`;
-  if (last?.key !== key) last = { key, xml: atomFeed({ view, origin, changes: await lastChanges(view) }) };
-  return new Response(last.xml, {
-    headers: {
-      "Content-Type": "application/atom+xml; charset=utf-8",
-      "X-Content-Commit": view.commit,
-      "Cache-Control": "no-cache",
-    },
-  });
+export async function GET(request: Request) {
+  const view = await getPublishedView();
+  const origin = originFor(request);
+  const etag = etagFor(view.commit, "feed.xml", origin);
+  const vary = originVary();
+  const headers: Record<string, string> = {
+    "Content-Type": "application/atom+xml; charset=utf-8",
+    "X-Content-Commit": view.commit,
+    "Cache-Control": "no-cache",
+    ETag: etag,
+    ...(vary ? { Vary: vary } : {}),
+  };
+  // Feed readers poll: answer their conditional GET before building anything.
+  if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  let xml = feeds.get(etag);
+  if (xml === undefined) {
+    xml = atomFeed({ view, origin, changes: await lastChanges(view) });
+    for (const key of feeds.keys()) if (!key.startsWith(`"${view.commit}.`) || feeds.size >= FEEDS_KEPT) feeds.delete(key);
+    feeds.set(etag, xml);
+  }
+  return new Response(xml, { headers });
 }

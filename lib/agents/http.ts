@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
-import { originFor, originVary } from "@/lib/http/origin";
+import { etagFor, originFor, originVary } from "@/lib/http/origin";
 import { agentUrls, type AgentUrls } from "./urls";
 
 /**
@@ -35,15 +34,7 @@ export function siteBase(request: Request): string {
   return originFor(request);
 }
 
-/**
- * The ETag of a document of this commit as seen from this origin. Documents hold absolute URLs,
- * so with SITE_URL unset two hosts get two bodies: the origin is part of the tag (hashed, so a
- * forged host is not echoed), and Vary names the headers that chose it for shared caches.
- */
-function etagOf(commit: string, variant: string, base: string): string {
-  return `"${commit}.${variant}.${createHash("sha256").update(base).digest("hex").slice(0, 12)}"`;
-}
-
+/** Agent documents hold absolute URLs: shared caches must key them on the headers that chose the origin. */
 function withOriginVary(headers: Record<string, string> = {}): Record<string, string> {
   const vary = originVary();
   return vary ? { ...headers, Vary: headers.Vary ? `${headers.Vary}, ${vary}` : vary } : headers;
@@ -63,7 +54,8 @@ export async function serveAgent(
     // The content repository could not be read: say so, and let the client retry.
     return failure(options.media, 503, `the published notes are unavailable: ${(e as Error).message}`, null, { "Retry-After": "5" });
   }
-  const etag = etagOf(view.commit, options.variant, urls.base);
+  // Keyed by origin as well as commit: one host's answer is never "unchanged" for another's.
+  const etag = etagFor(view.commit, options.variant, urls.base);
   const headers: Record<string, string> = {
     ...CORS,
     ...withOriginVary(options.headers),

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { config } from "@/lib/env";
 import { parseHostPort } from "./host-port";
 
@@ -73,6 +74,16 @@ export function originFor(request: Request): string {
  */
 export function originVary(siteUrl: string | null = config().siteUrl): string | null {
   return siteUrl ? null : ORIGIN_HEADERS.join(", ");
+}
+
+/**
+ * The ETag of a document built from one content commit for one origin. Such documents hold
+ * absolute URLs, so with SITE_URL unset two hosts get two bodies and must get two tags: a cache
+ * (the client's, a shared one, or the app's own) that revalidates with the tag of one host's answer
+ * must never be told "unchanged" for another's. The origin is hashed so a forged host is not echoed.
+ */
+export function etagFor(commit: string, variant: string, origin: string): string {
+  return `"${commit}.${variant}.${createHash("sha256").update(origin).digest("hex").slice(0, 12)}"`;
 }
 
 let warned = false;
