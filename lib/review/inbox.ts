@@ -1,7 +1,7 @@
 import { getContentStore } from "@/lib/store";
 import type { StudioActor } from "@/lib/auth/identity";
 import type { Status } from "@/lib/notes/schema";
-import { DRAFTS_PREFIX, idOfDraftRef } from "@/lib/studio/refs";
+import { DRAFTS_PREFIX, idOfDraftRef } from "@/lib/working-copy/layout";
 import { reviewOf } from "./read-review";
 import { REVIEWS_PREFIX } from "./review-log";
 import { reviewTarget } from "./review-target";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { RefConflictError, type ContentStore, type Oid, type Person } from "@/lib/store/api";
+import { reviewRef } from "@/lib/working-copy/layout";
 import { LOG_FILE, recordPath, reviewRecordSchema, type ReviewRecord } from "./records";
 
 /**
@@ -8,8 +9,7 @@ import { LOG_FILE, recordPath, reviewRecordSchema, type ReviewRecord } from "./r
  * (records are immutable), so a new comment costs one file read, not a re-read of the review.
  */
 
-export const REVIEWS_PREFIX = "refs/reviews/";
-export const reviewRef = (id: string) => `${REVIEWS_PREFIX}${id}`;
+export { REVIEWS_PREFIX, reviewRef } from "@/lib/working-copy/layout";
 
 export type ReviewLog = { head: Oid | null; records: ReviewRecord[]; problems: string[] };
 

@@ -1,7 +1,7 @@
 import { getContentStore } from "@/lib/store";
 import type { Note } from "@/lib/notes/schema";
 import { diffNotes, type FieldDiff } from "@/lib/diff/sections";
-import { notePath } from "@/lib/studio/refs";
+import { notePath } from "@/lib/working-copy/layout";
 import type { NoteView } from "@/lib/studio/note-view";
 
 /**

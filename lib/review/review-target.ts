@@ -1,7 +1,7 @@
 import { getContentStore } from "@/lib/store";
 import type { ContentStore, Oid } from "@/lib/store/types";
 import type { Note } from "@/lib/notes/schema";
-import { revisionAuthors, revisionsOf, workingCopy, type WorkingCopy } from "@/lib/studio/working-copy";
+import { revisionAuthors, revisionsOf, workingCopy, type WorkingCopy } from "@/lib/working-copy/working-copy";
 
 /**
  * The note a review is about, at the revision reviewers judge: the draft's head, or (with no draft)

@@ -1,7 +1,7 @@
 import type { StudioActor } from "@/lib/auth/identity";
 import { ApiError } from "@/lib/api/errors";
 import { SECTIONS } from "@/lib/notes/schema";
-import { notePath } from "@/lib/studio/refs";
+import { notePath } from "@/lib/working-copy/layout";
 import type { EditCommentRequest, ReplyRequest, StartThreadRequest } from "@/lib/validations/review";
 import { reviewTarget } from "./review-target";
 import { clip, writeReview } from "./write-review";

@@ -98,3 +98,23 @@ export function checkNotePhase(note: Pick<Note, "phase">, phases: readonly Pick<
   const known = phases.map((p) => p.name).join(", ");
   return [`unknown phase "${note.phase}"; the phases are: ${known}`];
 }
+
+/**
+ * The phase a close asks for, for the acceptance function to judge: with a worded no-delta record
+ * when one is given, else with the decision delta, else closed with no record (which it refuses).
+ */
+export function proposeClose({ phase, notes, actor, today, noDeltaWhy }: CloseRequest): Phase {
+  const why = noDeltaWhy?.trim() ?? "";
+  const delta = deltaOf(phase, notes);
+  const closeout: Closeout | undefined = why
+    ? { kind: "no-delta", by: actor.id, at: today, why }
+    : delta.length > 0
+      ? { kind: "delta", notes: delta, by: actor.id, at: today }
+      : undefined;
+  return { ...phase, status: "closed", closed: today, ...(closeout ? { closeout } : { closeout: undefined }) };
+}
+
+/** The phase a reopening asks for: open again, with the reason kept in its reopenings. */
+export function proposeReopen(phase: Phase, actor: Actor, today: string, reason: string): Phase {
+  return { ...phase, status: "open", closed: undefined, closeout: undefined, reopenings: [...phase.reopenings, { by: actor.id, at: today, reason }] };
+}

@@ -81,12 +81,12 @@ const approvedByAnotherReviewer: Requirement = ({ revision, revisionAuthors, rev
   return unmet;
 };
 
+/** Reviewers whose "request changes" on exactly `revision` still stands (a new save or their next verdict answers it). */
+export const changeRequestsOn = (revision: string, reviews: ReviewState): string[] =>
+  unique(reviews.verdicts.filter((v) => v.verdict === "request-changes" && v.revision === revision && !v.resolved).map((v) => v.reviewer));
+
 const noOpenChangeRequests: Requirement = ({ revision, reviews }) =>
-  unique(
-    reviews.verdicts
-      .filter((v) => v.verdict === "request-changes" && v.revision === revision && !v.resolved)
-      .map((v) => v.reviewer),
-  ).map((reviewer) => `${reviewer} requested changes on revision ${short(revision)} and the request is not resolved`);
+  changeRequestsOn(revision, reviews).map((reviewer) => `${reviewer} requested changes on revision ${short(revision)} and the request is not resolved`);
 
 const supersededByPublished: Requirement = ({ note, publishedIds }) => {
   const by = note.superseded_by;

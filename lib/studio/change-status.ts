@@ -1,27 +1,33 @@
 import { getContentStore, RefConflictError } from "@/lib/store";
-import { STATUS_MACHINE, checkTransition } from "@/lib/rules/status-machine";
+import { STATUS_MACHINE } from "@/lib/rules/status-machine";
+import { acceptWrite } from "@/lib/rules/accept-write";
+import { formatTrailers, withTrailers } from "@/lib/rules/approval-trailers";
+import { isVerifiedStatus } from "@/lib/rules/phase-closeout";
 import type { Note } from "@/lib/notes/schema";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { ApiError } from "@/lib/api/errors";
 import { serializeNote } from "@/lib/notes/markdown";
-import { validateNote } from "@/lib/validations/note";
 import type { ChangeStatusRequest } from "@/lib/validations/studio";
+import { isFresh } from "@/lib/working-copy/working-copy";
 import { staleRevision } from "./conflict";
 import { describeTransition } from "./describe-change";
+import { afterDraftCommit, loadNoteContext, writeContext } from "./note-context";
 import { viewOf, type NoteView } from "./note-view";
-import { reviewsOf } from "./reviews";
+import { unmetOf, whereOf } from "./refusal";
 import { draftRef, notePath } from "./refs";
-import { isFresh, publishedIds, revisionAuthors, revisionsOf, workingCopy } from "./working-copy";
+import { validNote } from "./save-draft";
 
 /**
- * A status change ("Propose as hypothesis", "Retract…"): checked by the status machine against the
- * stored draft (not against what the browser says it has), then one commit on the draft branch.
- * Refused with every unmet requirement (422); stale when the draft moved (409).
+ * A status change ("Propose as hypothesis", "Retract…"): judged by the acceptance function against
+ * the stored draft (not against what the browser says it has), then one commit on the draft branch.
+ * Refused with every unmet requirement (422); stale when the draft moved (409). A promotion that
+ * needed an approval names it in trailers, as the publish that follows does.
  */
 export async function changeStatus(actor: StudioActor, id: string, request: ChangeStatusRequest): Promise<NoteView> {
   const store = await getContentStore();
-  const copy = await workingCopy(id, store);
-  if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(copy, request.revision, { to: request.to });
+  const ctx = await loadNoteContext(id, store);
+  const { copy } = ctx;
+  if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(ctx, request.revision, { to: request.to });
   if (!copy.stored) {
     throw new ApiError(422, "transition-refused", `${id} has never been saved; save the draft before changing its status`, { unmet: ["the draft has never been saved"] });
   }
@@ -31,43 +37,45 @@ export async function changeStatus(actor: StudioActor, id: string, request: Chan
   }
 
   const before = copy.stored.note;
-  const candidate: Note = request.superseded_by ? { ...before, superseded_by: request.superseded_by } : before;
-  const [authors, published, reviews, [last]] = await Promise.all([revisionAuthors(copy), publishedIds(copy.mainHead), reviewsOf(id), revisionsOf(copy, 1)]);
-  const verdict = checkTransition({
-    note: candidate,
-    to: request.to,
-    revision: copy.draftHead ?? last?.commit ?? copy.mainHead,
-    revisionAuthors: authors,
-    reviews,
-    actor,
-    reason: request.reason,
-    publishedIds: published,
-  });
-  const route = STATUS_MACHINE[before.status][request.to];
-  const label = route.allowed ? route.label : `${before.status} → ${request.to}`;
-  if (!verdict.allowed) {
-    throw new ApiError(422, "transition-refused", `${label.replace(/…$/, "")} is refused: ${verdict.unmet.join("; ")}`, { unmet: verdict.unmet });
-  }
-
-  const after = validateNote({
-    ...candidate,
+  const after: Note = {
+    ...before,
+    ...(request.superseded_by ? { superseded_by: request.superseded_by } : {}),
     status: request.to,
     ...(request.to === "retracted" && request.reason ? { retraction_reason: request.reason } : {}),
-  });
-  if (!after.ok) throw new ApiError(422, "invalid-note", `the note would not be valid: ${after.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, { where: after.problems });
+  };
+  const route = STATUS_MACHINE[before.status]?.[request.to];
+  const label = route?.allowed ? route.label : `${before.status} → ${request.to}`;
+  const verdict = await acceptWrite({ kind: "status-change", before, after, actor, context: writeContext(ctx, undefined, request.reason) });
+  if (!verdict.allowed) {
+    const schema = verdict.findings.filter((f) => f.rule === "schema");
+    if (schema.length && schema.length === verdict.findings.length) {
+      const where = schema.map(whereOf);
+      throw new ApiError(422, "invalid-note", `the note would not be valid: ${where.map((p) => `${p.field}: ${p.message}`).join("; ")}`, { where });
+    }
+    const unmet = unmetOf(verdict.findings);
+    throw new ApiError(422, "transition-refused", `${label.replace(/…$/, "")} is refused: ${unmet.join("; ")}`, { unmet });
+  }
+  const note = validNote(after);
+  // The approval the machine just counted, named where git can check it.
+  const approvers = isVerifiedStatus(note.status)
+    ? ctx.review.verdicts
+        .filter((v) => v.revision === ctx.noteRevision && v.verdict === "approve" && !v.replaced && !ctx.authors.includes(v.reviewer.id))
+        .map((v) => ({ reviewer: v.reviewer.id, record: v.id }))
+    : [];
 
+  let commit;
   try {
-    await store.commit({
+    commit = await store.commit({
       ref: draftRef(id),
       expected: copy.draftHead,
       parent: copy.draftHead ?? copy.mainHead,
       author: commitPerson(actor),
-      message: describeTransition(id, before, after.note, label, request.reason),
-      changes: { [notePath(id)]: serializeNote(after.note) },
+      message: withTrailers(describeTransition(id, before, note, label, request.reason), formatTrailers({ approvers })),
+      changes: { [notePath(id)]: serializeNote(note) },
     });
   } catch (e) {
-    if (e instanceof RefConflictError) throw await staleRevision(await workingCopy(id, store), request.revision, { to: request.to });
+    if (e instanceof RefConflictError) throw await staleRevision(await loadNoteContext(id, store), request.revision, { to: request.to });
     throw e;
   }
-  return viewOf(await workingCopy(id, store));
+  return viewOf(await afterDraftCommit(ctx, commit));
 }

@@ -3,10 +3,13 @@ import { serializeNote } from "@/lib/notes/markdown";
 import { parseSite, SITE_FILE } from "@/lib/content/site";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { ApiError } from "@/lib/api/errors";
-import { blankFields, composeNote, validateNote } from "@/lib/validations/note";
+import { blankFields, composeNote } from "@/lib/validations/note";
+import { acceptWrite } from "@/lib/rules/accept-write";
 import type { CreateNoteRequest } from "@/lib/validations/studio";
 import { describeSave } from "./describe-change";
-import { policyFindings } from "./policy";
+import { mainFacts } from "./note-context";
+import { editRefused } from "./refusal";
+import { validNote } from "./save-draft";
 import { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, notePath } from "./refs";
 
 /**
@@ -24,12 +27,12 @@ export async function createNote(actor: StudioActor, request: CreateNoteRequest)
   const drafts = await store.listRefs(DRAFTS_PREFIX);
   const mainHead = await store.resolve(MAIN_REF);
   if (!mainHead) throw new Error(`the content repository has no ${MAIN_REF}`);
-  const [main, siteText] = await Promise.all([store.snapshot(mainHead), store.readFile(mainHead, SITE_FILE)]);
+  const [main, siteText] = await Promise.all([mainFacts(store, mainHead), store.readFile(mainHead, SITE_FILE)]);
   const prefix = siteText ? parseSite(siteText).id_prefix : "AFN";
 
-  const taken = new Set([...main.notes.map((n) => n.id), ...drafts.flatMap((d) => idOfDraftRef(d.ref) ?? [])]);
+  const taken = new Set([...main.snapshot.notes.map((n) => n.id), ...drafts.flatMap((d) => idOfDraftRef(d.ref) ?? [])]);
   const numbers = [...taken].flatMap((id) => (id.startsWith(`${prefix}-`) ? [Number(id.slice(prefix.length + 1))] : []));
-  const order = Math.max(0, ...main.notes.flatMap((n) => (n.ok ? [n.note.order] : []))) + 1;
+  const context = { phases: main.phases, publishedIds: main.publishedIds, onMain: null, review: { revision: mainHead, revisionAuthors: [], verdicts: [] } };
 
   let n = Math.max(0, ...numbers) + 1;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++, n++) {
@@ -41,17 +44,17 @@ export async function createNote(actor: StudioActor, request: CreateNoteRequest)
         await store.updateRef(draftRef(id), null, mainHead);
         return { id, revision: mainHead };
       }
-      const checked = validateNote(composeNote({ id, status: "draft", order }, { ...blankFields(), ...request.note }));
-      if (!checked.ok) throw new ApiError(422, "invalid-note", `the note is not valid: ${checked.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, { where: checked.problems });
-      const findings = await policyFindings(checked.note);
-      if (findings.length) throw new ApiError(422, "policy", `the archive policy refuses this text: ${findings.map((f) => `${f.field} line ${f.line}: ${f.message}`).join("; ")}`, { where: findings });
+      const after = composeNote({ id, status: "draft", order: main.nextOrder }, { ...blankFields(), ...request.note });
+      const verdict = await acceptWrite({ kind: "create", before: null, after, actor, context });
+      if (!verdict.allowed) throw editRefused(id, verdict.findings, true);
+      const note = validNote(after);
       const revision = await store.commit({
         ref: draftRef(id),
         expected: null,
         parent: mainHead,
         author: commitPerson(actor),
-        message: describeSave(id, null, checked.note),
-        changes: { [notePath(id)]: serializeNote(checked.note) },
+        message: describeSave(id, null, note),
+        changes: { [notePath(id)]: serializeNote(note) },
       });
       return { id, revision: revision.commit };
     } catch (e) {

@@ -4,11 +4,9 @@ import type { Oid, Person } from "@/lib/store/types";
 import type { Where } from "@/lib/api/errors";
 import { blankFields, fieldsOf, type NoteFields } from "@/lib/validations/note";
 import type { ReviewState } from "@/lib/rules/status-machine";
-import { getContentStore } from "@/lib/store";
-import { phaseNames } from "./phase-names";
+import { isOnMain, type WorkingCopy } from "@/lib/working-copy/working-copy";
+import type { NoteContext } from "./note-context";
 import { policyFindings } from "./policy";
-import { reviewsOf } from "./reviews";
-import { isOnMain, publishedIds, revisionAuthors, revisionsOf, type WorkingCopy } from "./working-copy";
 
 /** What the studio shows of one note, and what GET /api/studio/notes/<id> answers. */
 export type NoteView = {
@@ -37,23 +35,18 @@ export type NoteView = {
   phases: string[];
 };
 
-export async function viewOf(copy: WorkingCopy): Promise<NoteView> {
+/** The view of a note, built from one request's context (no further reads of the refs). */
+export async function viewOf(ctx: NoteContext): Promise<NoteView> {
+  const { copy } = ctx;
   const stored = copy.stored;
   const note = stored?.ok ? stored.note : null;
-  const [findings, last, authors, published, reviews, phases] = await Promise.all([
-    note ? policyFindings(note) : Promise.resolve([]),
-    revisionsOf(copy, 1),
-    revisionAuthors(copy),
-    publishedIds(copy.mainHead),
-    reviewsOf(copy.id),
-    getContentStore().then((store) => phaseNames(store, copy.mainHead)),
-  ]);
-  const change = last[0];
+  const findings = note ? await policyFindings(note) : [];
+  const change = ctx.revisions[0];
   return {
     id: copy.id,
     source: copy.source,
     revision: copy.revision,
-    noteRevision: copy.draftHead ?? change?.commit ?? copy.mainHead,
+    noteRevision: ctx.noteRevision,
     status: note?.status ?? "draft",
     note,
     fields: note ? fieldsOf(note) : blankFields(),
@@ -61,9 +54,9 @@ export async function viewOf(copy: WorkingCopy): Promise<NoteView> {
     findings,
     published: isOnMain(copy),
     lastChange: change ? { commit: change.commit, date: change.date, author: change.author, message: change.message } : null,
-    revisionAuthors: authors,
-    publishedIds: [...published].sort(),
-    reviews,
-    phases,
+    revisionAuthors: ctx.authors,
+    publishedIds: [...ctx.main.publishedIds].sort(),
+    reviews: ctx.review.state,
+    phases: ctx.main.phases,
   };
 }

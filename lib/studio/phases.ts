@@ -3,7 +3,8 @@ import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { phaseFacts, readPhases } from "@/lib/content/phases";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { phasePath, serializePhase, type Phase } from "@/lib/phases/schema";
-import { checkPhaseClose, checkPhaseReopen, deltaOf } from "@/lib/rules/phase-closeout";
+import { acceptWrite } from "@/lib/rules/accept-write";
+import { deltaOf, proposeClose, proposeReopen } from "@/lib/rules/phase-closeout";
 import { getContentStore, RefConflictError } from "@/lib/store";
 import type { ContentStore, Oid } from "@/lib/store/types";
 import type { ClosePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
@@ -38,36 +39,46 @@ export async function listPhases(actor: StudioActor): Promise<{ commit: Oid; pha
   const { commit, notes, phases, facts } = await mainState(await getContentStore());
   return {
     commit,
-    phases: phases.map(({ phase }) => ({
-      phase,
-      notes: notes.filter((n) => n.phase === phase.name).map((n) => ({ id: n.id, title: n.title, status: n.status })),
-      delta: deltaOf(phase, facts),
-      closeUnmet: phase.status === "open" ? checkPhaseClose({ phase, notes: facts, actor, today: today() }).unmet : [],
-    })),
+    phases: await Promise.all(
+      phases.map(async ({ phase }) => ({
+        phase,
+        notes: notes.filter((n) => n.phase === phase.name).map((n) => ({ id: n.id, title: n.title, status: n.status })),
+        delta: deltaOf(phase, facts),
+        // What a close without a no-delta record would be told, by the same function that decides it.
+        closeUnmet:
+          phase.status === "open"
+            ? (await acceptWrite({ kind: "phase-close", before: phase, after: proposeClose({ phase, notes: facts, actor, today: today() }), actor, context: { facts } })).findings.map((f) => f.message)
+            : [],
+      })),
+    ),
   };
 }
 
 export async function closePhase(actor: StudioActor, slug: string, request: ClosePhaseRequest) {
   return changePhase(actor, slug, async (phase, facts) => {
-    const verdict = checkPhaseClose({ phase, notes: facts, actor, today: today(), noDeltaWhy: request.noDeltaWhy });
-    if (!verdict.allowed || !verdict.closeout) {
-      throw new ApiError(422, "close-refused", `phase ${phase.name} cannot close yet: ${verdict.unmet.join("; ")}`, { unmet: verdict.unmet });
+    const next = proposeClose({ phase, notes: facts, actor, today: today(), noDeltaWhy: request.noDeltaWhy });
+    const verdict = await acceptWrite({ kind: "phase-close", before: phase, after: next, actor, context: { facts } });
+    if (!verdict.allowed || !next.closeout) {
+      const unmet = verdict.findings.map((f) => f.message);
+      throw new ApiError(422, "close-refused", `phase ${phase.name} cannot close yet: ${unmet.join("; ")}`, { unmet });
     }
-    const closeout = verdict.closeout;
+    const closeout = next.closeout;
     const message =
       closeout.kind === "delta"
         ? `Close phase ${phase.name} with decision delta ${closeout.notes.join(", ")}`
         : `Close phase ${phase.name}: no new decision delta\n\n${closeout.why}`;
-    return { next: { ...phase, status: "closed" as const, closed: closeout.at, closeout }, message };
+    return { next, message };
   });
 }
 
 export async function reopenPhase(actor: StudioActor, slug: string, request: ReopenPhaseRequest) {
-  return changePhase(actor, slug, async (phase) => {
-    const verdict = checkPhaseReopen(phase, actor, request.reason);
-    if (!verdict.allowed) throw new ApiError(422, "reopen-refused", `phase ${phase.name} cannot reopen: ${verdict.unmet.join("; ")}`, { unmet: verdict.unmet });
-    const reopenings = [...phase.reopenings, { by: actor.id, at: today(), reason: request.reason }];
-    const next: Phase = { ...phase, status: "open", closed: undefined, closeout: undefined, reopenings };
+  return changePhase(actor, slug, async (phase, facts) => {
+    const next = proposeReopen(phase, actor, today(), request.reason);
+    const verdict = await acceptWrite({ kind: "phase-reopen", before: phase, after: next, actor, context: { facts } });
+    if (!verdict.allowed) {
+      const unmet = verdict.findings.map((f) => f.message);
+      throw new ApiError(422, "reopen-refused", `phase ${phase.name} cannot reopen: ${unmet.join("; ")}`, { unmet });
+    }
     return { next, message: `Reopen phase ${phase.name}\n\nReason: ${request.reason}` };
   });
 }

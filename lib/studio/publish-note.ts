@@ -1,19 +1,21 @@
 import { getContentStore, NothingToCommitError, RefConflictError } from "@/lib/store";
 import type { ContentStore, Oid } from "@/lib/store/types";
 import { serializeNote } from "@/lib/notes/markdown";
-import { checkPublish } from "@/lib/rules/status-machine";
+import type { Note } from "@/lib/notes/schema";
+import { acceptWrite, needsApproval } from "@/lib/rules/accept-write";
+import { formatTrailers, reasonOf, withTrailers } from "@/lib/rules/approval-trailers";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { ApiError } from "@/lib/api/errors";
 import { fieldsOf } from "@/lib/validations/note";
 import type { PublishNoteRequest } from "@/lib/validations/studio";
 import { staleRevision } from "./conflict";
 import { describePublish } from "./describe-change";
+import { approvalForPublish, loadNoteContext, mainFacts, writeContext, type NoteContext } from "./note-context";
 import { viewOf, type NoteView } from "./note-view";
-import { refuseUnknownPhase } from "./phase-names";
-import { policyFindings } from "./policy";
-import { reviewsOf } from "./reviews";
+import { unmetOf, whereOf } from "./refusal";
+import { approvedRef } from "@/lib/working-copy/layout";
 import { draftRef, MAIN_REF, notePath } from "./refs";
-import { isFresh, workingCopy, type WorkingCopy } from "./working-copy";
+import { isFresh, type WorkingCopy } from "@/lib/working-copy/working-copy";
 
 /**
  * Publish: the draft's note onto main as one commit that touches only its file, then the draft
@@ -28,45 +30,53 @@ const ATTEMPTS = 5;
 
 export async function publishNote(actor: StudioActor, id: string, request: PublishNoteRequest): Promise<PublishResult> {
   const store = await getContentStore();
-  const copy = await workingCopy(id, store);
+  const ctx = await loadNoteContext(id, store);
+  const { copy } = ctx;
   if (copy.source === "published") {
     throw new ApiError(422, "publish-refused", `${id} has no draft: what is published is already its latest version`, { unmet: [`there is no draft of ${id} to publish`] });
   }
-  if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(copy, request.revision, { publish: true });
+  if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(ctx, request.revision, { publish: true });
   if (!copy.stored) throw new ApiError(422, "publish-refused", `${id} has never been saved`, { unmet: ["the draft has never been saved"] });
   if (!copy.stored.ok) {
     const where = copy.stored.errors.map((e) => ({ field: e.field, line: e.line, message: e.message }));
     throw new ApiError(422, "invalid-note", `${id}'s draft is not a valid note: ${where.map((w) => `${w.field}: ${w.message}`).join("; ")}`, { where, unmet: where.map((w) => `${w.field}: ${w.message}`) });
   }
   const note = copy.stored.note;
-  await refuseUnknownPhase(store, copy.mainHead, note);
-  const verdict = checkPublish(note);
-  const findings = await policyFindings(note);
-  // A reviewer's "request changes" on exactly the revision being published stands until a new save or their next verdict.
-  const changesRequested = (await reviewsOf(id)).verdicts
-    .filter((v) => v.verdict === "request-changes" && v.revision === copy.revision && !v.resolved)
-    .map((v) => `${v.reviewer} requested changes on revision ${copy.revision.slice(0, 7)}; publishing waits until the changes are made (a new save) or ${v.reviewer} approves it`);
-  if (!verdict.allowed || findings.length || changesRequested.length) {
-    const unmet = [...verdict.unmet, ...changesRequested, ...findings.map((f) => `${f.field} line ${f.line}: ${f.message}`)];
-    throw new ApiError(422, "publish-refused", `${id} cannot be published yet: ${unmet.join("; ")}`, { unmet, where: findings });
+  const approval = await approvalForPublish(ctx);
+  const reason = reasonsOnDraft(ctx);
+  const landing = (order: number): Note => ({ ...note, order });
+  const firstOrder = ctx.main.snapshot.notes.some((n) => n.id === id) ? note.order : ctx.main.nextOrder;
+  const verdict = await acceptWrite({ kind: "publish", before: null, after: landing(firstOrder), actor, context: writeContext(ctx, approval.review, reason) });
+  if (!verdict.allowed) {
+    const phase = verdict.findings.filter((f) => f.rule === "phase");
+    if (phase.length) {
+      throw new ApiError(422, "unknown-phase", `${id}: ${phase.map((f) => f.message).join("; ")}`, { where: phase.map(whereOf), unmet: unmetOf(verdict.findings) });
+    }
+    const unmet = unmetOf(verdict.findings);
+    const where = verdict.findings.filter((f) => f.rule === "archive-policy").map(whereOf);
+    throw new ApiError(422, "publish-refused", `${id} cannot be published yet: ${unmet.join("; ")}`, { unmet, where });
   }
   await refuseIfMainChanged(store, copy, request.main);
 
+  // The approval, where `git interpret-trailers --parse` and content:check can read it.
+  const needs = needsApproval(ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null, note);
+  const trailers = formatTrailers({ draftRevision: copy.revision, approvers: needs ? approval.approvers : [], reason });
+  if (needs) await keepReachable(store, id, approval.review.revision);
+
   let commit: Oid | null = null;
   for (let attempt = 1; ; attempt++) {
-    const mainHead = await store.resolve(MAIN_REF);
-    if (!mainHead) throw new Error(`the content repository has no ${MAIN_REF}`);
-    const main = await store.snapshot(mainHead);
-    const firstTime = !main.notes.some((n) => n.id === id);
+    // The first try builds on the main this request read; a retry (another note landed) on the new one.
+    const main = attempt === 1 ? ctx.main : await mainFacts(store, await mainHeadOf(store));
+    const firstTime = !main.snapshot.notes.some((n) => n.id === id);
     // A note new to main goes to the top of "All decision records".
-    const order = firstTime ? Math.max(0, ...main.notes.flatMap((n) => (n.ok ? [n.note.order] : []))) + 1 : note.order;
+    const order = firstTime ? main.nextOrder : note.order;
     try {
       const revision = await store.commit({
         ref: MAIN_REF,
-        expected: mainHead,
+        expected: main.commit,
         author: commitPerson(actor),
-        message: describePublish(id, note, copy.revision, firstTime),
-        changes: { [notePath(id)]: serializeNote({ ...note, order }) },
+        message: withTrailers(describePublish(id, note, copy.revision, firstTime), trailers),
+        changes: { [notePath(id)]: serializeNote(landing(order)) },
       });
       commit = revision.commit;
       break;
@@ -86,7 +96,39 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
     if (!(e instanceof RefConflictError)) throw e;
     draftKept = true;
   }
-  return { commit, draftKept, view: await viewOf(await workingCopy(id, store)) };
+  // Main and the draft branch both moved: the answer is the note as the next request will find it.
+  return { commit, draftKept, view: await viewOf(await loadNoteContext(id, store)) };
+}
+
+async function mainHeadOf(store: ContentStore): Promise<Oid> {
+  const head = await store.resolve(MAIN_REF);
+  if (!head) throw new Error(`the content repository has no ${MAIN_REF}`);
+  return head;
+}
+
+/**
+ * The approved revision stays reachable after its draft branch is deleted (refs/approved/<id>/<oid>),
+ * so a mirror clone carries what the Approved-by trailers point at and content:check can compare it.
+ */
+async function keepReachable(store: ContentStore, id: string, revision: Oid) {
+  if (!/^[0-9a-f]{40}$/.test(revision)) return;
+  try {
+    await store.updateRef(approvedRef(id, revision), null, revision);
+  } catch (e) {
+    if (!(e instanceof RefConflictError)) throw e; // already kept by an earlier publish
+  }
+}
+
+/** The reasons given on the draft's own saves (a boundary removed "because …"), carried to main as a Reason: trailer. */
+function reasonsOnDraft(ctx: NoteContext): string | undefined {
+  const onMainBlob = ctx.copy.onMain?.blob;
+  const reasons: string[] = [];
+  for (const r of ctx.revisions) {
+    if (r.blob === onMainBlob) break;
+    const why = /\(why: (.+)\)$/m.exec(r.message)?.[1] ?? /^Why: (.+)$/m.exec(r.message)?.[1] ?? reasonOf(r.message);
+    if (why) reasons.push(why.trim());
+  }
+  return reasons.length ? [...new Set(reasons)].join("; ") : undefined;
 }
 
 /**

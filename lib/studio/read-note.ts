@@ -1,8 +1,8 @@
 import type { StudioActor } from "@/lib/auth/identity";
+import { loadNoteContext } from "./note-context";
 import { viewOf, type NoteView } from "./note-view";
-import { workingCopy } from "./working-copy";
 
 /** One note as the studio edits it: its draft, or the published note a draft would start from. */
 export async function readNote(_actor: StudioActor, id: string): Promise<NoteView> {
-  return viewOf(await workingCopy(id));
+  return viewOf(await loadNoteContext(id));
 }

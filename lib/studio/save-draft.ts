@@ -1,18 +1,18 @@
 import { getContentStore, NothingToCommitError, RefConflictError } from "@/lib/store";
 import { serializeNote } from "@/lib/notes/markdown";
-import { checkBoundaryChange } from "@/lib/rules/status-machine";
+import { acceptWrite } from "@/lib/rules/accept-write";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { ApiError, type Where } from "@/lib/api/errors";
 import { composeNote, validateNote, type NoteFields, type NoteMeta } from "@/lib/validations/note";
 import type { NoteBody, SaveDraftRequest } from "@/lib/validations/studio";
+import { isFresh } from "@/lib/working-copy/working-copy";
+import type { Note, NoteInput } from "@/lib/notes/schema";
 import { staleRevision } from "./conflict";
 import { describeSave } from "./describe-change";
+import { afterDraftCommit, loadNoteContext, writeContext } from "./note-context";
 import { viewOf, type NoteView } from "./note-view";
-import { refuseUnknownPhase } from "./phase-names";
-import { policyFindings } from "./policy";
-import { draftRef, MAIN_REF, notePath } from "./refs";
-import { isFresh, isOnMain, workingCopy } from "./working-copy";
-
+import { editRefused } from "./refusal";
+import { draftRef, notePath } from "./refs";
 /**
  * Save draft: one commit on drafts/<id> by the signed-in person, moving the branch only from the
  * revision the editor opened. Saving a published note's first edit creates its draft branch.
@@ -24,36 +24,23 @@ export type SaveResult = { saved: boolean; view: NoteView };
 
 export async function saveDraft(actor: StudioActor, id: string, request: SaveDraftRequest): Promise<SaveResult> {
   const store = await getContentStore();
-  const copy = await workingCopy(id, store);
-  if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(copy, request.revision, request.note);
+  const ctx = await loadNoteContext(id, store);
+  const { copy } = ctx;
+  if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(ctx, request.revision, request.note);
 
   const before = copy.stored?.ok ? copy.stored.note : null;
   // The file's name is the note's id, whatever a hand-edited front matter says.
-  const meta: NoteMeta = before ? { ...before, id } : { id, status: "draft", order: await nextOrder() };
+  const meta: NoteMeta = before ? { ...before, id } : { id, status: "draft", order: ctx.main.nextOrder };
   refuseReadOnlyChanges(id, meta, request.note);
 
-  const checked = validateNote(composeNote(meta, fieldsFrom(request.note)));
-  if (!checked.ok) {
-    throw new ApiError(422, "invalid-note", `${id} is not valid yet: ${list(checked.problems)}`, { where: checked.problems });
-  }
-  const note = checked.note;
-  await refuseUnknownPhase(store, copy.mainHead, note);
-  if (before && isOnMain(copy)) {
-    const boundary = checkBoundaryChange(before.boundaries, note.boundaries, request.reason);
-    if (!boundary.allowed) {
-      throw new ApiError(422, "boundary-removed", `${boundary.unmet.join("; ")}: readers and agents rely on it; send a reason`, {
-        where: boundary.unmet.map((message) => ({ field: "boundaries", message })),
-        unmet: boundary.unmet,
-      });
-    }
-  }
-  const findings = await policyFindings(note);
-  if (findings.length) {
-    throw new ApiError(422, "policy", `the archive policy refuses this text: ${list(findings)}`, { where: findings });
-  }
+  const after = composeNote(meta, fieldsFrom(request.note));
+  const verdict = await acceptWrite({ kind: "save", before, after, actor, context: writeContext(ctx, undefined, request.reason) });
+  if (!verdict.allowed) throw editRefused(id, verdict.findings, false);
+  const note = validNote(after);
 
+  let commit;
   try {
-    await store.commit({
+    commit = await store.commit({
       ref: draftRef(id),
       expected: copy.draftHead,
       parent: copy.draftHead ?? copy.mainHead,
@@ -62,11 +49,11 @@ export async function saveDraft(actor: StudioActor, id: string, request: SaveDra
       changes: { [notePath(id)]: serializeNote(note) },
     });
   } catch (e) {
-    if (e instanceof NothingToCommitError) return { saved: false, view: await viewOf(copy) };
-    if (e instanceof RefConflictError) throw await staleRevision(await workingCopy(id, store), request.revision, request.note);
+    if (e instanceof NothingToCommitError) return { saved: false, view: await viewOf(ctx) };
+    if (e instanceof RefConflictError) throw await staleRevision(await loadNoteContext(id, store), request.revision, request.note);
     throw e;
   }
-  return { saved: true, view: await viewOf(await workingCopy(id, store)) };
+  return { saved: true, view: await viewOf(await afterDraftCommit(ctx, commit)) };
 }
 
 /** Status, id and the fields status changes own are not edited by a save: send them unchanged or not at all. */
@@ -91,11 +78,10 @@ function fieldsFrom(body: NoteBody): NoteFields {
   return { title, summary, phase, tags, related, boundaries, core, sections };
 }
 
-async function nextOrder(): Promise<number> {
-  const store = await getContentStore();
-  const main = await store.snapshot(MAIN_REF);
-  return Math.max(0, ...main.notes.flatMap((n) => (n.ok ? [n.note.order] : []))) + 1;
-}
 
-const list = (items: { field: string; message: string; line?: number }[]) =>
-  items.map((p) => `${p.field}${p.line ? ` line ${p.line}` : ""}: ${p.message}`).join("; ");
+/** The note the acceptance function accepted, typed as one (it ran the same schema). */
+export function validNote(input: NoteInput): Note {
+  const checked = validateNote(input);
+  if (!checked.ok) throw new Error(`accepted note failed the schema: ${checked.problems.map((p) => p.message).join("; ")}`);
+  return checked.note;
+}

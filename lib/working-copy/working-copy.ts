@@ -3,7 +3,7 @@ import type { ContentStore, FileRevision, Oid, StoredNote } from "@/lib/store/ty
 import { isPublishedStatus } from "@/lib/notes/schema";
 import { actorIdOfEmail } from "@/lib/auth/identity";
 import { notFound } from "@/lib/api/errors";
-import { draftRef, MAIN_REF, notePath } from "./refs";
+import { draftRef, MAIN_REF, notePath } from "./layout";
 
 /**
  * The version of a note the studio works on: its draft branch when there is one, else the
@@ -27,6 +27,12 @@ export type WorkingCopy = {
 export async function workingCopy(id: string, store?: ContentStore): Promise<WorkingCopy> {
   const s = store ?? (await getContentStore());
   const [draftHead, mainHead] = await Promise.all([s.resolve(draftRef(id)), s.resolve(MAIN_REF)]);
+  return workingCopyAt(s, id, { draftHead, mainHead });
+}
+
+/** The working copy at heads the caller already resolved (one read of the refs per request). */
+export async function workingCopyAt(s: ContentStore, id: string, heads: { draftHead: Oid | null; mainHead: Oid | null }): Promise<WorkingCopy> {
+  const { draftHead, mainHead } = heads;
   if (!mainHead) throw new Error(`the content repository has no ${MAIN_REF}`);
   const onMain = await s.readNote(id, mainHead);
   if (draftHead) {
@@ -53,19 +59,21 @@ export async function isFresh(copy: WorkingCopy, revision: string, store?: Conte
 export const isOnMain = (copy: WorkingCopy) => copy.onMain?.ok === true && isPublishedStatus(copy.onMain.note.status);
 
 /** Revisions of the note's file on this copy's line, newest first. */
-export async function revisionsOf(copy: WorkingCopy, limit?: number): Promise<FileRevision[]> {
-  const s = await getContentStore();
+export async function revisionsOf(copy: WorkingCopy, limit?: number, store?: ContentStore): Promise<FileRevision[]> {
+  const s = store ?? (await getContentStore());
   return s.history(notePath(copy.id), copy.draftHead ?? copy.mainHead, limit === undefined ? {} : { limit });
 }
 
 /** The accounts that wrote this copy's revisions: none of them may approve it. */
-export async function revisionAuthors(copy: WorkingCopy): Promise<string[]> {
-  const revisions = await revisionsOf(copy);
-  return [...new Set(revisions.map((r) => actorIdOfEmail(r.author.email)))];
+export async function revisionAuthors(copy: WorkingCopy, store?: ContentStore): Promise<string[]> {
+  return authorsOf(await revisionsOf(copy, undefined, store));
 }
 
+/** The accounts that wrote these revisions, newest first. */
+export const authorsOf = (revisions: readonly FileRevision[]): string[] => [...new Set(revisions.map((r) => actorIdOfEmail(r.author.email)))];
+
 /** Ids of the notes published on main now. */
-export async function publishedIds(mainHead: Oid): Promise<Set<string>> {
-  const snapshot = await (await getContentStore()).snapshot(mainHead);
+export async function publishedIds(mainHead: Oid, store?: ContentStore): Promise<Set<string>> {
+  const snapshot = await (store ?? (await getContentStore())).snapshot(mainHead);
   return new Set(snapshot.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [n.id] : [])));
 }

@@ -1,0 +1,228 @@
+import { isPublishedStatus, noteSchema, type Note, type NoteInput } from "@/lib/notes/schema";
+import type { Phase } from "@/lib/phases/schema";
+import { scanNote, type PolicyRule } from "./archive-policy";
+import { checkBoundaryChange, checkPublish, checkTransition, changeRequestsOn, type Actor, type ReviewState } from "./status-machine";
+import { checkNotePhase, checkPhaseChange, isVerifiedStatus, type PhaseNoteFact } from "./phase-closeout";
+
+/**
+ * The acceptance function: every write to the content repository — by the studio or by plain git,
+ * as content:check sees it — is one call here, and the answer lists every finding, not the first.
+ * Pure (no files, no refs, no clock): the caller loads the context once and passes it in, so the
+ * studio and the checker cannot disagree about a write they both see.
+ */
+
+export type NoteWriteKind = "create" | "save" | "status-change" | "publish";
+export type PhaseWriteKind = "phase-close" | "phase-reopen" | "phase-edit";
+export type WriteKind = NoteWriteKind | PhaseWriteKind;
+
+/** Which rule a finding comes from; each lives in one module of lib/rules (see ARCHITECTURE.md). */
+export type Rule = "role" | "schema" | "phase" | "boundary" | "archive-policy" | "status" | "review" | "closeout";
+
+/** One reason a write is refused: the field it is about, the line within that field's text when known. */
+export type WriteFinding = {
+  rule: Rule;
+  field: string;
+  message: string;
+  line?: number;
+  column?: number;
+  /** For archive-policy findings: which policy rule, and the text it found. */
+  policy?: PolicyRule;
+  excerpt?: string;
+};
+
+export type Acceptance = { allowed: boolean; findings: WriteFinding[] };
+
+/** The review of the revision a write is judged on (a promotion's draft head, or the approved revision a publish carries). */
+export type RevisionReview = {
+  revision: string;
+  revisionAuthors: readonly string[];
+  verdicts: ReviewState["verdicts"];
+  /** The draft head a publish takes, when it is not `revision` (a promotion commit after the approved revision). */
+  draftHead?: string;
+};
+
+export type NoteWriteContext = {
+  /** Names of the phases on main; empty for an archive without phase files (then any phase is accepted). */
+  phases: readonly string[];
+  /** Notes published on main before this write. */
+  publishedIds: ReadonlySet<string>;
+  /** The note as main holds it before this write (null when it is not on main). */
+  onMain: Note | null;
+  review: RevisionReview;
+  /** Why: a retraction's or a boundary removal's reason (from the request, or a `Reason:` trailer). */
+  reason?: string;
+};
+
+export type NoteWrite = {
+  kind: NoteWriteKind;
+  /** The note before the write on the line it is written to (null: a new note). */
+  before: Note | null;
+  /** The note the write would store (not yet validated: the schema is one of the rules). */
+  after: NoteInput;
+  actor: Actor;
+  context: NoteWriteContext;
+};
+
+export type PhaseWriteContext = {
+  /** When each note of the phase became verified on main: the closeout rule's facts. */
+  facts: readonly PhaseNoteFact[];
+};
+
+export type PhaseWrite = { kind: PhaseWriteKind; before: Phase | null; after: Phase; actor: Actor; context: PhaseWriteContext };
+
+/** A no-delta record must be words, not a shrug. */
+export const NO_DELTA_MIN = 20;
+
+export async function acceptWrite(write: NoteWrite | PhaseWrite): Promise<Acceptance> {
+  const findings = isPhaseWrite(write) ? phaseFindings(write) : await noteFindings(write);
+  return { allowed: findings.length === 0, findings };
+}
+
+const isPhaseWrite = (w: NoteWrite | PhaseWrite): w is PhaseWrite => w.kind.startsWith("phase-");
+
+// ---- notes -------------------------------------------------------------------------------------
+
+async function noteFindings({ kind, before, after: input, actor, context }: NoteWrite): Promise<WriteFinding[]> {
+  const findings: WriteFinding[] = [];
+  if (actor.role !== "author") findings.push({ rule: "role", field: "note", message: "only authors write notes" });
+
+  const parsed = noteSchema.safeParse(input);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) findings.push({ rule: "schema", field: fieldOf(issue.path), message: issue.message });
+    // Phase and policy still speak about what they can read, so one answer lists everything.
+    if (typeof input.phase === "string") findings.push(...phaseOf(input as Pick<Note, "phase">, context));
+    return findings;
+  }
+  const after = parsed.data;
+  findings.push(...phaseOf(after, context));
+
+  if (kind === "create" && after.status !== "draft") findings.push({ rule: "status", field: "status", message: "a new note starts as a draft" });
+  if (kind === "save" && before && before.status !== after.status) {
+    findings.push({ rule: "status", field: "status", message: "a save does not change a note's status; use a status change" });
+  }
+  // A boundary readers already rely on (published on main) is removed only with a reason.
+  if ((kind === "save" || kind === "status-change") && before && context.onMain && isPublishedStatus(context.onMain.status)) {
+    findings.push(...boundaryOf(before, after, context.reason));
+  }
+  if (kind === "status-change" && before) findings.push(...transition(before, after, actor, context, "status-change"));
+  if (kind === "publish") findings.push(...publishOf(before, after, actor, context));
+
+  for (const f of await scanNote(after)) {
+    findings.push({ rule: "archive-policy", field: f.field, line: f.line, column: f.column, policy: f.rule, message: f.message, excerpt: f.excerpt });
+  }
+  return findings;
+}
+
+function phaseOf(note: Pick<Note, "phase">, { phases }: NoteWriteContext): WriteFinding[] {
+  if (phases.length === 0) return [];
+  return checkNotePhase(note, phases.map((name) => ({ name }))).map((message) => ({ rule: "phase", field: "phase", message }));
+}
+
+function boundaryOf(before: Note, after: Note, reason: string | undefined): WriteFinding[] {
+  return checkBoundaryChange(before.boundaries, after.boundaries, reason).unmet.map((message) => ({ rule: "boundary", field: "boundaries", message }));
+}
+
+/**
+ * A status change judged by the status machine. `before` carries the status moved from; the
+ * machine reads the rest (sections, superseded_by, retraction_reason) from the note as it will be.
+ */
+function transition(before: Note, after: Note, actor: Actor, ctx: NoteWriteContext, as: "status-change" | "publish"): WriteFinding[] {
+  if (before.status === after.status) return [];
+  const verdict = checkTransition({
+    note: { ...after, status: before.status },
+    to: after.status,
+    revision: ctx.review.revision,
+    revisionAuthors: [...ctx.review.revisionAuthors],
+    reviews: { verdicts: [...ctx.review.verdicts] },
+    actor,
+    reason: ctx.reason,
+    publishedIds: ctx.publishedIds,
+  });
+  const prefix = as === "publish" ? `${before.status} → ${after.status}: ` : "";
+  // The role is this function's own first finding; the machine repeats it.
+  return verdict.unmet
+    .filter((m) => m !== "only authors change a note's status")
+    .map((message) => ({ rule: /approv|requested changes|revision/.test(message) ? "review" : "status", field: "status", message: prefix + message }));
+}
+
+/**
+ * Landing on main. The note must be publishable as it stands; a status that differs from main's
+ * is a transition held to the machine, from main's status — or, for a note new to main, along the
+ * only road the app offers (a draft proposed as hypothesis on its branch, then promoted).
+ */
+function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWriteContext): WriteFinding[] {
+  const findings: WriteFinding[] = [];
+  const published = checkPublish(after);
+  for (const message of published.unmet) findings.push({ rule: "status", field: "status", message });
+  const head = ctx.review.draftHead ?? ctx.review.revision;
+  for (const reviewer of changeRequestsOn(head, ctx.review)) {
+    findings.push({
+      rule: "review",
+      field: "status",
+      message: `${reviewer} requested changes on revision ${head.slice(0, 7)}; publishing waits until the changes are made (a new save) or ${reviewer} approves it`,
+    });
+  }
+  if (after.status === "draft") return findings;
+  const onMain = ctx.onMain;
+  if (onMain) {
+    findings.push(...transition(onMain, after, actor, ctx, "publish"));
+    findings.push(...boundaryOf(onMain, after, ctx.reason));
+  } else {
+    const proposed = { ...after, status: "draft" as const };
+    findings.push(...transition(proposed, { ...after, status: "hypothesis" }, actor, ctx, "publish").map(fromDraft));
+    if (after.status !== "hypothesis") findings.push(...transition({ ...after, status: "hypothesis" }, after, actor, ctx, "publish"));
+  }
+  return findings;
+}
+
+const fromDraft = (f: WriteFinding): WriteFinding => ({ ...f, message: `${f.message} (a new note is proposed as a hypothesis first)` });
+
+/** Does landing `after` where main holds `onMain` need a reviewer's approval? (A promotion to, or between, verified statuses.) */
+export function needsApproval(onMain: Pick<Note, "status"> | null, after: Pick<Note, "status">): boolean {
+  return isVerifiedStatus(after.status) && onMain?.status !== after.status;
+}
+
+// ---- phases ------------------------------------------------------------------------------------
+
+function phaseFindings({ kind, before, after, actor, context }: PhaseWrite): WriteFinding[] {
+  const findings: WriteFinding[] = [];
+  const field = "status";
+  if (actor.role !== "author") findings.push({ rule: "role", field, message: kind === "phase-reopen" ? "only authors reopen a phase" : "only authors close a phase" });
+  // Closing a closed phase, or reopening an open one, is not that change at all: nothing else to say.
+  if (kind === "phase-close" && before?.status === "closed") return [...findings, { rule: "closeout", field, message: `phase ${after.name} is already closed` }];
+  if (kind === "phase-reopen" && before?.status !== "closed") return [...findings, { rule: "closeout", field, message: `phase ${after.name} is not closed` }];
+  if (kind === "phase-close" && after.status === "closed" && !after.closeout) {
+    findings.push({
+      rule: "closeout",
+      field: "closeout",
+      message: `no decision delta: no note of phase ${after.name} became verified while it was open; publish a verified note of this phase, or record why there is no new decision`,
+    });
+  }
+  if (after.closeout?.kind === "no-delta" && JSON.stringify(before?.closeout) !== JSON.stringify(after.closeout) && after.closeout.why.trim().length < NO_DELTA_MIN) {
+    findings.push({ rule: "closeout", field: "closeout.why", message: `the no-delta record must say in words (at least ${NO_DELTA_MIN} characters) why the phase adds no decision` });
+  }
+  const newest = after.reopenings.at(-1);
+  if (kind === "phase-reopen" && after.reopenings.length > (before?.reopenings.length ?? 0) && !newest?.reason.trim()) {
+    findings.push({ rule: "closeout", field: "reopenings", message: "reopening a closed phase needs a reason" });
+  }
+  for (const message of checkPhaseChange(before, after, context.facts)) {
+    // The friendlier "no decision delta" above says the same as "closed without a closeout record".
+    if (kind === "phase-close" && !after.closeout && /without a closeout record/.test(message)) continue;
+    findings.push({ rule: "closeout", field: /reopen/.test(message) ? "reopenings" : "closeout", message });
+  }
+  return findings;
+}
+
+// ---- shared ------------------------------------------------------------------------------------
+
+/** A schema path as the field the editor shows ("tags.2" is the Tags field). */
+function fieldOf(path: readonly PropertyKey[]): string {
+  const [first, second] = path.map(String);
+  if (first === "sections" || first === "core" || first === "provenance") return second ? `${first}.${second}` : first;
+  return first ?? "note";
+}
+
+/** Findings in one line each, as an error message lists them. */
+export function describeFindings(findings: readonly WriteFinding[]): string {
+  return findings.map((f) => (f.rule === "archive-policy" ? `${f.field} line ${f.line}: ${f.message}` : f.message)).join("; ");
+}

@@ -1,0 +1,127 @@
+import { getContentStore } from "@/lib/store";
+import type { ContentStore, FileRevision, Oid, Revision, Snapshot } from "@/lib/store/types";
+import { isPublishedStatus, type Note } from "@/lib/notes/schema";
+import { readPhases } from "@/lib/content/phases";
+import { actorIdOfEmail } from "@/lib/auth/identity";
+import { deriveReviewState, type DerivedReview } from "@/lib/review/derive";
+import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
+import type { NoteWriteContext, RevisionReview } from "@/lib/rules/accept-write";
+import { sameNoteApartFrom } from "@/lib/rules/approval-trailers";
+import { draftRef, MAIN_REF, notePath, reviewRef } from "@/lib/working-copy/layout";
+import { authorsOf, isOnMain, workingCopyAt, type WorkingCopy } from "@/lib/working-copy/working-copy";
+
+/**
+ * Everything one request about one note needs, read once: the three refs (main, the draft, the
+ * review) resolved together, then main's notes and phases, the note's revisions on its line and
+ * its review records at exactly those commits. The rules judge this context and the answer is
+ * built from it, so one answer never mixes two states of the repository.
+ */
+
+export type MainFacts = {
+  commit: Oid;
+  snapshot: Snapshot;
+  publishedIds: Set<string>;
+  /** The editorial order a note new to main takes: above every note there. */
+  nextOrder: number;
+  /** The phases a note may name (the phase files on main). */
+  phases: string[];
+};
+
+export type NoteContext = {
+  id: string;
+  store: ContentStore;
+  copy: WorkingCopy;
+  /** The note file's revisions on the copy's line, newest first. */
+  revisions: FileRevision[];
+  /** Accounts that wrote those revisions: none of them approves the note. */
+  authors: string[];
+  /** The revision reviewers judge: the draft's head, or the commit that last changed the note on main. */
+  noteRevision: Oid;
+  main: MainFacts;
+  reviewLog: ReviewLog;
+  review: DerivedReview;
+};
+
+export async function mainFacts(store: ContentStore, commit: Oid): Promise<MainFacts> {
+  const [snapshot, phases] = await Promise.all([store.snapshot(commit), readPhases(store, commit)]);
+  const valid = snapshot.notes.flatMap((n) => (n.ok ? [n.note] : []));
+  return {
+    commit,
+    snapshot,
+    publishedIds: new Set(snapshot.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [n.id] : []))),
+    nextOrder: Math.max(0, ...valid.map((n) => n.order)) + 1,
+    phases: phases.map((p) => p.phase.name),
+  };
+}
+
+export async function loadNoteContext(id: string, store?: ContentStore): Promise<NoteContext> {
+  const s = store ?? (await getContentStore());
+  const [draftHead, mainHead, reviewHead] = await Promise.all([s.resolve(draftRef(id)), s.resolve(MAIN_REF), s.resolve(reviewRef(id))]);
+  const copy = await workingCopyAt(s, id, { draftHead, mainHead }); // 404 for a note that does not exist
+  const [revisions, main, reviewLog] = await Promise.all([
+    s.history(notePath(id), copy.draftHead ?? copy.mainHead),
+    mainFacts(s, copy.mainHead),
+    readReviewLog(s, id, reviewHead),
+  ]);
+  return withReview({ id, store: s, copy, revisions, authors: authorsOf(revisions), noteRevision: copy.draftHead ?? revisions[0]?.commit ?? copy.mainHead, main, reviewLog });
+}
+
+function withReview(ctx: Omit<NoteContext, "review">): NoteContext {
+  const currentNote = ctx.copy.stored?.ok ? ctx.copy.stored.note : null;
+  const review = deriveReviewState(ctx.reviewLog.records, { currentRevision: ctx.noteRevision, currentNote, revisionAuthors: ctx.authors });
+  review.problems.unshift(...ctx.reviewLog.problems);
+  return { ...ctx, review };
+}
+
+/** The context after this request's own commit on the draft branch: the same reads, plus what was written. */
+export async function afterDraftCommit(ctx: NoteContext, commit: Revision): Promise<NoteContext> {
+  const path = notePath(ctx.id);
+  const stored = await ctx.store.readNote(ctx.id, commit.commit);
+  const revision: FileRevision = { ...commit, path, blob: stored?.blob ?? null };
+  const revisions = [revision, ...ctx.revisions];
+  const copy: WorkingCopy = { ...ctx.copy, source: "draft", revision: commit.commit, draftHead: commit.commit, stored };
+  return withReview({ ...ctx, copy, revisions, authors: authorsOf(revisions), noteRevision: commit.commit });
+}
+
+/** What the rules need to know about a write to this note. */
+export function writeContext(ctx: NoteContext, review: RevisionReview = reviewOfRevision(ctx, ctx.noteRevision), reason?: string): NoteWriteContext {
+  const onMain = isOnMain(ctx.copy) && ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null;
+  return { phases: ctx.main.phases, publishedIds: ctx.main.publishedIds, onMain, review, ...(reason ? { reason } : {}) };
+}
+
+/** The verdicts on `revision`, and who wrote the note up to it. */
+export function reviewOfRevision(ctx: NoteContext, revision: Oid): RevisionReview {
+  const at = ctx.revisions.findIndex((r) => r.commit === revision);
+  const authors = at < 0 ? ctx.authors : authorsOf(ctx.revisions.slice(at));
+  return { revision, revisionAuthors: authors, verdicts: ctx.review.state.verdicts };
+}
+
+export type Approval = { review: RevisionReview; approvers: { reviewer: string; record: string }[] };
+
+/**
+ * The approval a publish of the draft head carries: the newest revision on the draft's line whose
+ * note is the head's apart from its status (the promotion changes only that), with each standing
+ * approval of it by a reviewer who wrote none of its revisions. With none, the head itself (and no
+ * approvers): the rules then say what is missing.
+ */
+export async function approvalForPublish(ctx: NoteContext): Promise<Approval> {
+  const head = ctx.copy.stored?.ok ? ctx.copy.stored.note : null;
+  const draftHead = ctx.copy.revision;
+  const fallback: Approval = { review: { ...reviewOfRevision(ctx, ctx.noteRevision), draftHead }, approvers: [] };
+  if (!head) return fallback;
+  for (const [i, r] of ctx.revisions.entries()) {
+    const then = i === 0 ? ctx.copy.stored : await ctx.store.readNote(ctx.id, r.commit);
+    if (!then?.ok || !sameNoteApartFrom(then.note, head)) break;
+    const authors = new Set(authorsOf(ctx.revisions.slice(i)));
+    const approvers = ctx.review.verdicts
+      .filter((v) => v.revision === r.commit && v.verdict === "approve" && !v.replaced && !authors.has(v.reviewer.id))
+      .map((v) => ({ reviewer: v.reviewer.id, record: v.id }));
+    if (approvers.length) return { review: { ...reviewOfRevision(ctx, r.commit), draftHead }, approvers };
+  }
+  return fallback;
+}
+
+export const noteOf = (ctx: NoteContext): Note | null => (ctx.copy.stored?.ok ? ctx.copy.stored.note : null);
+
+/** The account id a commit's author stands for. */
+export const actorOfRevision = (r: Revision) => actorIdOfEmail(r.author.email);
