@@ -1,3 +1,4 @@
+import { decodeParam } from "@/lib/http/params";
 import type { Status } from "@/lib/notes/schema";
 
 /** The public URLs of the archive, in one place so every link and the sitemap agree. */
@@ -22,9 +23,5 @@ export function slug(value: string): string {
 
 /** A URL segment as text; a malformed escape (%E0%A4) is taken literally instead of throwing. */
 export function segment(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
+  return decodeParam(value) ?? value;
 }
