@@ -3,8 +3,8 @@
  *
  * Holds content committed outside the app (an agent with plain git, a person on a git host) to the
  * rules the app enforces: the note schema, the archive policy and, given a repository, the status
- * transitions of each commit against its parent. Prints `file:line: field: message` and exits 1 on
- * any finding.
+ * transitions of each commit against its parent (approvals read from the commit's trailers and
+ * verified against refs/reviews). Prints `file:line: field: message [rule]` and exits 1 on any finding.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -43,7 +43,7 @@ async function main() {
 }
 
 function print(findings: Finding[]) {
-  for (const f of findings) console.log(`${f.file}:${f.line}: ${f.field}: ${f.message}${f.commit ? ` (commit ${f.commit.slice(0, 10)})` : ""}`);
+  for (const f of findings) console.log(`${f.file}:${f.line}: ${f.field}: ${f.message} [${f.rule}]${f.commit ? ` (commit ${f.commit.slice(0, 10)})` : ""}`);
 }
 
 main().catch((e: unknown) => {

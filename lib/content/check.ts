@@ -2,12 +2,14 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parseNote } from "@/lib/notes/markdown";
 import { isPublishedStatus, SECTIONS, type Note } from "@/lib/notes/schema";
-import { scanNote } from "@/lib/rules/archive-policy";
-import { checkBoundaryChange, checkTransition } from "@/lib/rules/status-machine";
+import { acceptWrite, needsApproval, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
+import { approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
+import { actorIdOfEmail } from "@/lib/auth/identity";
+import { readReviewLog } from "@/lib/review/review-log";
 import { createContentStore } from "@/lib/store";
-import type { Oid, Snapshot } from "@/lib/store/types";
+import type { Oid, Revision } from "@/lib/store/types";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
-import { checkNotePhase, checkPhaseChange } from "@/lib/rules/phase-closeout";
+import { notePath } from "@/lib/working-copy/layout";
 import { phaseFacts } from "./phases";
 import { parseSite, SITE_FILE } from "./site";
 
@@ -16,7 +18,8 @@ import { parseSite, SITE_FILE } from "./site";
  * commits of a repository ref, each against its parent. Used by `npm run content:check`.
  */
 
-export type Finding = { file: string; line: number; field: string; message: string; commit?: Oid };
+/** `rule` names the rule of lib/rules that found it (see ARCHITECTURE.md, "Rules and the acceptance function"). */
+export type Finding = { file: string; line: number; field: string; message: string; rule: string; commit?: Oid };
 export type CheckResult = { checked: number; findings: Finding[] };
 
 type NoteFile = { file: string; source: string };
@@ -28,59 +31,70 @@ export function checkPhaseFiles(files: NoteFile[]): { findings: Finding[]; phase
   for (const { file, source } of files) {
     const parsed = parsePhase(source);
     if (!parsed.ok) {
-      findings.push(...parsed.errors.map((e) => ({ file, line: lineOfKey([{ file, source }], file, e.field.split(".")[0] ?? ""), field: e.field, message: e.message })));
+      findings.push(...parsed.errors.map((e) => ({ file, line: lineOfKey(source, e.field.split(".")[0] ?? ""), field: e.field, message: e.message, rule: "schema" })));
       continue;
     }
     if (path.basename(file) !== `${parsed.phase.slug}.yaml`) {
-      findings.push({ file, line: lineOfKey([{ file, source }], file, "slug"), field: "slug", message: `the file of phase ${parsed.phase.name} must be named ${parsed.phase.slug}.yaml` });
+      findings.push({ file, line: lineOfKey(source, "slug"), field: "slug", message: `the file of phase ${parsed.phase.name} must be named ${parsed.phase.slug}.yaml`, rule: "schema" });
     }
     phases.set(parsed.phase.name, { file, phase: parsed.phase });
   }
   return { findings, phases };
 }
 
-/** Schema, file name, archive policy and cross-note references of a set of note files. */
-export async function checkNoteFiles(
-  files: NoteFile[],
-  siteSource: string | null,
-  phases: readonly Phase[] | null = null,
-): Promise<{ findings: Finding[]; notes: Map<string, { file: string; note: Note }> }> {
+/**
+ * The files of a set of notes: each parses (schema), is named by its id, has no twin, and names
+ * related and superseding notes that exist. What a note may say and become is the acceptance
+ * function's, called per note by the caller.
+ */
+export function checkNoteFiles(files: NoteFile[], siteSource: string | null): { findings: Finding[]; notes: Map<string, { file: string; note: Note; source: string }> } {
   const findings: Finding[] = [];
-  const notes = new Map<string, { file: string; note: Note }>();
+  const notes = new Map<string, { file: string; note: Note; source: string }>();
   if (siteSource !== null) {
     try {
       parseSite(siteSource);
     } catch (e) {
-      findings.push({ file: SITE_FILE, line: 1, field: "site", message: (e as Error).message.split("\n")[0] ?? "invalid site file" });
+      findings.push({ file: SITE_FILE, line: 1, field: "site", message: (e as Error).message.split("\n")[0] ?? "invalid site file", rule: "schema" });
     }
   }
   for (const { file, source } of files) {
     const parsed = parseNote(source);
     if (!parsed.ok) {
-      findings.push(...parsed.errors.map((e) => ({ file, ...e })));
+      findings.push(...parsed.errors.map((e) => ({ file, ...e, rule: "schema" })));
       continue;
     }
     const { note } = parsed;
     const expected = `${note.id}.md`;
-    if (path.basename(file) !== expected) findings.push({ file, line: 2, field: "id", message: `the file of ${note.id} must be named ${expected}` });
+    if (path.basename(file) !== expected) findings.push({ file, line: 2, field: "id", message: `the file of ${note.id} must be named ${expected}`, rule: "schema" });
     const twin = notes.get(note.id);
-    if (twin) findings.push({ file, line: 2, field: "id", message: `${note.id} is also the id of ${twin.file}` });
-    else notes.set(note.id, { file, note });
-    if (phases) for (const message of checkNotePhase(note, phases)) findings.push({ file, line: lineOfKey(files, file, "phase"), field: "phase", message });
-    for (const f of await scanNote(note)) {
-      findings.push({ file, line: lineOfField(source, f.field, f.line), field: f.field, message: `${f.rule}: ${f.message}` });
-    }
+    if (twin) findings.push({ file, line: 2, field: "id", message: `${note.id} is also the id of ${twin.file}`, rule: "schema" });
+    else notes.set(note.id, { file, note, source });
   }
-  for (const { file, note } of notes.values()) {
+  for (const { file, note, source } of notes.values()) {
     for (const id of note.related) {
-      if (!notes.has(id)) findings.push({ file, line: lineOfKey(files, file, "related"), field: "related", message: `related note ${id} does not exist` });
+      if (!notes.has(id)) findings.push({ file, line: lineOfKey(source, "related"), field: "related", message: `related note ${id} does not exist`, rule: "schema" });
     }
     if (note.superseded_by && !notes.has(note.superseded_by)) {
-      findings.push({ file, line: lineOfKey(files, file, "superseded_by"), field: "superseded_by", message: `superseded_by names ${note.superseded_by}, which does not exist` });
+      findings.push({ file, line: lineOfKey(source, "superseded_by"), field: "superseded_by", message: `superseded_by names ${note.superseded_by}, which does not exist`, rule: "schema" });
     }
   }
   return { findings, notes };
 }
+
+/** A note write as content:check sees it, judged by the acceptance function; findings placed on lines of the file. */
+async function judgeNote(file: string, source: string, write: NoteWrite, commit?: Oid): Promise<Finding[]> {
+  const { findings } = await acceptWrite(write);
+  return findings.map((f) => ({
+    file,
+    line: f.rule === "archive-policy" ? lineOfField(source, f.field, f.line ?? 1) : lineOfKey(source, f.field.split(".")[0] ?? f.field),
+    field: f.field,
+    message: f.rule === "archive-policy" ? `${f.policy}: ${f.message}` : f.message,
+    rule: f.rule === "archive-policy" ? `archive-policy/${f.policy}` : f.rule,
+    ...(commit ? { commit } : {}),
+  }));
+}
+
+const publishedOf = (notes: Iterable<{ note: Note }>) => new Set([...notes].filter(({ note }) => isPublishedStatus(note.status)).map(({ note }) => note.id));
 
 /** A folder: the content folder (with notes/ and site.yaml) or a folder of note files. */
 export async function checkFolder(dir: string): Promise<CheckResult> {
@@ -101,85 +115,131 @@ export async function checkFolder(dir: string): Promise<CheckResult> {
       )
     : null;
   const phases = phaseFiles ? checkPhaseFiles(phaseFiles) : null;
-  const { findings } = await checkNoteFiles(files, site, phases ? [...phases.phases.values()].map((p) => p.phase) : null);
+  const { findings, notes } = checkNoteFiles(files, site);
+  const context: NoteWriteContext = {
+    phases: phases ? [...phases.phases.keys()] : [],
+    publishedIds: publishedOf(notes.values()),
+    onMain: null,
+    review: NO_REVIEW,
+  };
+  // A folder has no history: each note, as it stands, must be one main could hold.
+  for (const { file, note, source } of notes.values()) {
+    findings.push(...(await judgeNote(file, source, { kind: "publish", before: note, after: note, actor: PLAIN_GIT, context: { ...context, onMain: note } })));
+  }
   return { checked: files.length + (phaseFiles?.length ?? 0), findings: [...(phases?.findings ?? []), ...findings] };
 }
 
+const NO_REVIEW = { revision: "", revisionAuthors: [], verdicts: [] };
+const PLAIN_GIT = { id: "plain git", role: "author" } as const;
+
 /**
- * A repository ref: its tip (or every first-parent commit after `since`) is checked in full, and
- * every note whose status or boundaries changed is held to the status machine against its parent.
+ * A repository ref: its tip (or every first-parent commit after `since`) is checked in full. Every
+ * note and phase file a commit changed is judged by the acceptance function as the write the app
+ * would have made: on main a publish (from main's version before, or — for a note new to main —
+ * along the app's road: proposed as hypothesis on its branch, then promoted), on a draft branch a
+ * save or status change. Approvals come from the commit's trailers, verified against refs/reviews.
  */
 export async function checkRepository(gitdir: string, opts: { ref?: string; since?: string } = {}): Promise<CheckResult> {
   const store = createContentStore(gitdir);
   const ref = opts.ref ?? "HEAD";
   if (!(await store.resolve(ref))) throw new Error(`${ref}: no such ref in ${gitdir}`);
   if (opts.since && !(await store.resolve(opts.since))) throw new Error(`${opts.since}: no such revision in ${gitdir}`);
+  const onDraftBranch = /^(refs\/heads\/)?drafts\//.test(ref);
 
   const commits = await store.log(ref, { until: opts.since, limit: opts.since ? Infinity : 1 });
   const findings: Finding[] = [];
-  for (const { commit, parents, author, message } of commits) {
+  for (const revision of commits) {
+    const { commit, parents } = revision;
     const read = async (files: string[]) => Promise.all(files.map(async (file) => ({ file, source: (await store.readFile(commit, file)) ?? "" })));
     const noteFiles = await read((await store.snapshot(commit)).notes.map((n) => n.path));
     const phaseFiles = await read((await store.listFiles(commit, PHASES_DIR)).filter((n) => n.endsWith(".yaml")).map((n) => `${PHASES_DIR}/${n}`));
     const phases = checkPhaseFiles(phaseFiles);
-    const hasPhases = phaseFiles.length > 0;
-    const { findings: own, notes } = await checkNoteFiles(noteFiles, await store.readFile(commit, SITE_FILE), hasPhases ? [...phases.phases.values()].map((p) => p.phase) : null);
+    const { findings: own, notes } = checkNoteFiles(noteFiles, await store.readFile(commit, SITE_FILE));
     findings.push(...[...phases.findings, ...own].map((f) => ({ ...f, commit })));
-    const parent = parents[0];
-    if (!parent) continue; // the first commit imports content; there is no earlier state to move from
-    const who = author.email || author.name;
-    findings.push(...(await transitionFindings(await store.snapshot(parent), notes, commit, who, message)));
+    const parent = parents[0] ?? null;
+    // The first commit imports content; there is no earlier state to move from, so each note is judged as it stands.
+    const previous = parent ? await store.snapshot(parent) : null;
+    const before = new Map(previous?.notes.flatMap((s) => (s.ok ? [[s.note.id, s] as const] : [])) ?? []);
+    const who = { id: actorIdOfEmail(revision.author.email || revision.author.name), role: "author" as const };
+    const reason = reasonOf(revision.message);
+    const base: Omit<NoteWriteContext, "onMain" | "review"> = {
+      phases: [...phases.phases.keys()],
+      publishedIds: publishedOf(notes.values()),
+      ...(reason ? { reason } : {}),
+    };
+    for (const { file, note, source } of notes.values()) {
+      const old = previous ? (before.get(note.id) ?? null) : null;
+      const was = previous ? (old?.ok ? old.note : null) : note;
+      const unchanged = !previous || (old !== null && old.blob === (await blobOf(store, commit, file)));
+      if (onDraftBranch) {
+        const kind = was && was.status !== note.status ? "status-change" : "save";
+        const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, was);
+        findings.push(...(await judgeNote(file, source, { kind, before: was ?? note, after: note, actor: who, context: { ...base, onMain: null, review: review.review } }, commit)));
+        findings.push(...review.problems.map((message) => ({ file, line: lineOfKey(source, "status"), field: "status", message, rule: "review", commit })));
+        continue;
+      }
+      const onMain = was && isPublishedStatus(was.status) ? was : null;
+      const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, onMain);
+      findings.push(...(await judgeNote(file, source, { kind: "publish", before: onMain, after: note, actor: who, context: { ...base, onMain, review: review.review } }, commit)));
+      findings.push(...review.problems.map((message) => ({ file, line: lineOfKey(source, "status"), field: "status", message, rule: "review", commit })));
+    }
+    if (!parent) continue;
     for (const { file, phase } of phases.phases.values()) {
       const beforeText = await store.readFile(parent, file);
-      const before = beforeText === null ? null : parsePhase(beforeText);
-      if (before?.ok && JSON.stringify(before.phase) === JSON.stringify(phase)) continue;
+      const was = beforeText === null ? null : parsePhase(beforeText);
+      if (was?.ok && JSON.stringify(was.phase) === JSON.stringify(phase)) continue;
+      const prior = was?.ok ? was.phase : null;
+      const kind = phase.status === "closed" && prior?.status !== "closed" ? "phase-close" : phase.status === "open" && prior?.status === "closed" ? "phase-reopen" : "phase-edit";
       const facts = await phaseFacts(store, commit, [...notes.values()].map((n) => n.note).filter((n) => n.phase === phase.name));
-      for (const message of checkPhaseChange(before?.ok ? before.phase : null, phase, facts)) findings.push({ file, line: 1, field: "status", message, commit });
+      const verdict = await acceptWrite({ kind, before: prior, after: phase, actor: who, context: { facts } });
+      const source = phaseFiles.find((f) => f.file === file)?.source ?? "";
+      for (const f of verdict.findings) findings.push({ file, line: lineOfKey(source, f.field.split(".")[0] ?? f.field), field: f.field, message: f.message, rule: f.rule, commit });
     }
   }
   return { checked: commits.length, findings };
 }
 
-
-async function transitionFindings(
-  before: Snapshot,
-  after: Map<string, { file: string; note: Note }>,
-  commit: Oid,
-  author: string,
-  message: string,
-): Promise<Finding[]> {
-  // Plain git has no form to ask for a reason: a commit gives it as a trailer line of its message.
-  const reason = /^Reason:\s*(.+)$/im.exec(message)?.[1]?.trim();
-  const previous = new Map(before.notes.flatMap((s) => (s.ok ? [[s.note.id, s.note] as const] : [])));
-  const publishedIds = new Set([...after.values()].filter(({ note }) => isPublishedStatus(note.status)).map(({ note }) => note.id));
-  const findings: Finding[] = [];
-  for (const { file, note } of after.values()) {
-    const old = previous.get(note.id);
-    // A note new to this ref arrives as if from a draft: it must meet what its status requires.
-    const from = old?.status ?? "draft";
-    if (from !== note.status) {
-      const verdict = checkTransition({
-        note: { ...note, status: from },
-        to: note.status,
-        revision: commit,
-        revisionAuthors: [author],
-        reviews: { verdicts: [] }, // review records come with the review module; none counts yet
-        actor: { id: author, role: "author" },
-        reason: note.retraction_reason ?? reason,
-        publishedIds,
-      });
-      for (const message of verdict.unmet) findings.push({ file, line: 2, field: "status", message: `${from} → ${note.status}: ${message}`, commit });
-    }
-    if (old) {
-      const boundaries = checkBoundaryChange(old.boundaries, note.boundaries, reason);
-      for (const message of boundaries.unmet) findings.push({ file, line: 2, field: "boundaries", message, commit });
-    }
-  }
-  return findings;
+async function blobOf(store: ReturnType<typeof createContentStore>, commit: Oid, file: string): Promise<string | null> {
+  const id = path.basename(file, ".md");
+  return (await store.readNote(id, commit))?.blob ?? null;
 }
 
-function lineOfKey(files: NoteFile[], file: string, key: string): number {
-  const source = files.find((f) => f.file === file)?.source ?? "";
+/**
+ * The review a landing carries, read from its commit's trailers and checked against the note's
+ * review ref. Trailers are verified whenever they are there; a landing that needs an approval and
+ * names none is judged with no verdicts, so the status machine says what is missing.
+ */
+async function approvalReview(
+  store: ReturnType<typeof createContentStore>,
+  note: Note,
+  revision: Revision,
+  onMain: Note | null,
+): Promise<{ review: RevisionReview; problems: string[] }> {
+  const trailers = approvalTrailersOf(revision.message);
+  const fallback = { revision: revision.commit, revisionAuthors: [actorIdOfEmail(revision.author.email || revision.author.name)], verdicts: [] };
+  if (trailers.approvers.length === 0 && trailers.problems.length === 0 && !(trailers.draftRevision && needsApproval(onMain, note))) {
+    return { review: fallback, problems: [] };
+  }
+  const log = await readReviewLog(store, note.id);
+  const records = new Map<string, VerdictRecord>();
+  for (const r of log.records) if (r.kind === "verdict") records.set(r.id, { id: r.id, by: r.by.id, revision: r.revision, verdict: r.verdict });
+  const revisions = [...new Set([...(trailers.draftRevision ? [trailers.draftRevision] : []), ...trailers.approvers.flatMap((a) => records.get(a.record)?.revision ?? [])])];
+  const noteAt = new Map<string, Note | null>();
+  const authorsAt = new Map<string, string[]>();
+  for (const at of revisions) {
+    const stored = await store.readNote(note.id, at).catch(() => null);
+    noteAt.set(at, stored?.ok ? stored.note : null);
+    const history = await store.history(notePath(note.id), at).catch(() => []);
+    authorsAt.set(at, [...new Set(history.map((r) => actorIdOfEmail(r.author.email)))]);
+  }
+  // A Draft-revision whose commit is gone (a clone without the deleted draft branch) is not a finding by itself.
+  if (trailers.draftRevision && noteAt.get(trailers.draftRevision) === null) noteAt.delete(trailers.draftRevision);
+  const draftRevision = trailers.draftRevision && noteAt.has(trailers.draftRevision) ? trailers.draftRevision : null;
+  const verified = verifyApprovalTrailers({ id: note.id, landed: note, trailers: { ...trailers, draftRevision }, records, noteAt, authorsAt });
+  return { review: verified.review.revision ? verified.review : { ...verified.review, revision: revision.commit }, problems: verified.problems };
+}
+
+function lineOfKey(source: string, key: string): number {
   const i = source.split("\n").findIndex((l) => l.startsWith(`${key}:`));
   return i < 0 ? 1 : i + 1;
 }

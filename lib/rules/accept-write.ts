@@ -152,7 +152,8 @@ function transition(before: Note, after: Note, actor: Actor, ctx: NoteWriteConte
  */
 function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWriteContext): WriteFinding[] {
   const findings: WriteFinding[] = [];
-  const published = checkPublish(after);
+  // A plain-git retraction may give its reason as a `Reason:` trailer instead of in the file.
+  const published = checkPublish(ctx.reason && !after.retraction_reason ? { ...after, retraction_reason: ctx.reason } : after);
   for (const message of published.unmet) findings.push({ rule: "status", field: "status", message });
   const head = ctx.review.draftHead ?? ctx.review.revision;
   for (const reviewer of changeRequestsOn(head, ctx.review)) {
