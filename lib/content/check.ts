@@ -31,7 +31,14 @@ export function checkPhaseFiles(files: NoteFile[]): { findings: Finding[]; phase
   for (const { file, source } of files) {
     const parsed = parsePhase(source);
     if (!parsed.ok) {
-      findings.push(...parsed.errors.map((e) => ({ file, line: lineOfKey(source, e.field.split(".")[0] ?? ""), field: e.field, message: e.message, rule: "schema" })));
+      findings.push(
+        ...parsed.errors.map((e) => {
+          const key = e.field.split(".")[0] ?? "";
+          // A missing closeout record is about the close itself: point at the status line that claims it.
+          const closeout = key === "closeout";
+          return { file, line: closeout && !source.includes("\ncloseout:") ? lineOfKey(source, "status") : lineOfKey(source, key), field: e.field, message: e.message, rule: closeout ? "closeout" : "schema" };
+        }),
+      );
       continue;
     }
     if (path.basename(file) !== `${parsed.phase.slug}.yaml`) {
