@@ -6,6 +6,9 @@ const nextConfig: NextConfig = {
   // The git store reads the content repository from disk; keep these out of the bundle.
   serverExternalPackages: ["isomorphic-git", "@secretlint/core", "@secretlint/secretlint-rule-preset-recommend"],
   poweredByHeader: false,
+  // The agent guide's canonical path is /agents/ (with the slash): proxy.ts redirects /agents to it
+  // and strips the slash from every other path, as Next's own redirect would (lib/http/markdown-twin.ts).
+  skipTrailingSlashRedirect: true,
 };
 
 export default nextConfig;

@@ -2,10 +2,20 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { SearchForm } from "@/components/search-form";
 
-/** The public archive's frame: a header with the way home, search and the agent formats; a footer with the feed. */
+/**
+ * The public archive's frame: a header with the way home, search and the agent formats; a footer
+ * with the feed. Before anything else, in the head and as the body's first line, the pointer to
+ * /llms.txt: an agent reading any page's source learns at once where the index is. The line is
+ * hidden from sight, not from agents or screen readers (it is plain text, nothing to focus).
+ */
 export default function PublicLayout({ children }: { children: ReactNode }) {
   return (
     <>
+      {/* React puts a <link> in the document head wherever it is rendered. */}
+      <link rel="alternate" type="text/plain" href="/llms.txt" title="llms.txt: the index of this archive for agents" />
+      <p className="visually-hidden">
+        For AI agents: the index of this archive is /llms.txt, and every page has a Markdown twin at its URL with .md added.
+      </p>
       <a className="skip-link" href="#main">
         Skip to content
       </a>

@@ -7,15 +7,16 @@ import type { AgentUrls } from "./urls";
 
 /**
  * One entry of the compact index per note: enough to decide whether to load its capsule, and no
- * more. The Markdown entry is budgeted in real tokens: the one-line decision gets what the other
- * fields leave of ENTRY_BUDGET, never less than DECISION_FLOOR, so an entry outgrows the budget
- * only when its title, phase and tags alone fill it. The Markdown index states its URL patterns
- * once instead of repeating two links per entry (20 tokens each); the JSON entry carries them.
+ * more. The Markdown entry is one llmstxt.org link line, the same in /llms.txt and
+ * /agents/index.md: ID and title linking to the capsule, then status, hard boundaries, core rank
+ * and the decision in one line. It is budgeted in real tokens: the decision gets what the rest of
+ * the line leaves of ENTRY_BUDGET, so an agent can read the whole index and one capsule in about
+ * 2,500 tokens. Phase and tags are in the JSON entry and the capsule, not in the line.
  */
 
 export const ENTRY_BUDGET = 60;
-/** The fewest tokens of decision an entry keeps: below this a clipped decision stops saying anything. */
-export const DECISION_FLOOR = 16;
+/** The fewest tokens of decision a line keeps: below this a clipped decision stops saying anything. */
+export const DECISION_FLOOR = 8;
 
 type EntryNote = Pick<Note, "id" | "title" | "summary" | "status" | "boundaries" | "phase" | "core" | "tags" | "sections">;
 
@@ -23,7 +24,7 @@ export function indexEntry(note: EntryNote, urls: AgentUrls): IndexEntry {
   return {
     id: note.id,
     title: note.title,
-    decision: oneLineDecision(note),
+    decision: oneLineDecision(note, urls),
     status: note.status as IndexEntry["status"],
     boundaries: [...note.boundaries],
     flags: limitFlags(note),
@@ -42,25 +43,27 @@ export function indexEntry(note: EntryNote, urls: AgentUrls): IndexEntry {
   };
 }
 
-export function indexEntryMarkdown(note: EntryNote): string {
-  return entryMarkdown(note, oneLineDecision(note));
+/** The note's line of the index: `- [AFN-016: Title](capsule URL): status, boundaries; core 1. Decision.` */
+export function indexEntryMarkdown(note: EntryNote, urls: AgentUrls): string {
+  return entryLine(note, urls, oneLineDecision(note, urls));
 }
 
-function entryMarkdown(note: EntryNote, decision: string): string {
+function entryLine(note: EntryNote, urls: AgentUrls, decision: string): string {
   const status = [note.status, ...note.boundaries].join(", ");
-  const core = note.core ? ` · core ${note.core.rank}` : "";
-  const tags = note.tags.length ? ` · ${note.tags.join(", ")}` : "";
-  return `- ${note.id} ${note.title} — ${status} · phase ${note.phase}${core}${tags}\n  Decision: ${decision}`;
+  const core = note.core ? `; core ${note.core.rank}` : "";
+  // Brackets in a title would end the link text early: the grammar has no escape we can rely on.
+  const name = `${note.id}: ${note.title}`.replace(/[[\]]/g, "");
+  return `- [${name}](${urls.capsule(note.id, "md")}): ${status}${core}. ${decision}`.trimEnd();
 }
 
-/** The first sentence of the Decision (the summary while a note has no decision), fitted to the entry. */
-export function oneLineDecision(note: EntryNote): string {
-  const sentence = firstSentence(markdownToLine(note.sections.decision) || note.summary);
-  // Token counts are not quite additive across a join, so fit against the whole entry.
-  let room = ENTRY_BUDGET - tokens(entryMarkdown(note, ""));
+/** The first sentence of the Decision (the summary while a note has no decision), fitted to the line. */
+export function oneLineDecision(note: EntryNote, urls: AgentUrls): string {
+  const sentence = firstSentence(markdownToLine(note.sections.decision) || note.summary).replace(/\s+/g, " ");
+  // Token counts are not quite additive across a join, so fit against the whole line.
+  let room = ENTRY_BUDGET - tokens(entryLine(note, urls, ""));
   for (;;) {
     const decision = clipToTokens(sentence, Math.max(DECISION_FLOOR, room));
-    if (room <= DECISION_FLOOR || tokens(entryMarkdown(note, decision)) <= ENTRY_BUDGET) return decision;
+    if (room <= DECISION_FLOOR || tokens(entryLine(note, urls, decision)) <= ENTRY_BUDGET) return decision;
     room--;
   }
 }

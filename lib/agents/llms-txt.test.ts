@@ -2,7 +2,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseLlmsTxt } from "@/e2e/support/agents-llms-txt";
 import { folderView } from "./folder-view";
+import { buildCapsule, capsuleMarkdown } from "./capsule";
 import { llmsFullTxt, llmsTxt } from "./llms-txt";
+import { withLlmsPointer } from "./page-twins";
+import { INDEX_PAGE_SIZE } from "./paging";
+import { tokens } from "./tokens";
 import { agentUrls } from "./urls";
 
 const view = folderView(path.resolve(__dirname, "../../content"), "c0ffee".padEnd(40, "0"));
@@ -20,20 +24,39 @@ describe("/llms.txt", () => {
 
   it("carries the status rules in its prose", () => {
     expect(parsed.info).toContain(view.site.agents.retrieval);
-    for (const rule of ["hypothesis — Proposed, not verified", "structural-only — Hard limit: proves structure only", "pinned-not-supported — Hard limit", "retracted — Withdrawn"]) {
+    for (const rule of ["hypothesis: Proposed, not verified", "structural-only: Hard limit: proves structure only", "pinned-not-supported: Hard limit", "retracted: Withdrawn"]) {
       expect(parsed.info).toContain(rule);
     }
     expect(parsed.info).toContain(view.commit);
   });
 
-  it("links every published note's capsule, with absolute URLs only", () => {
+  it("links every published note's capsule, one index line each, with absolute URLs only", () => {
     const links = parsed.sections.flatMap((s) => s.links);
     for (const link of links) expect(link.url, link.name).toMatch(/^https:\/\/notes\.example\.org\//);
-    const records = parsed.sections.find((s) => s.name === "Decision records")!;
-    expect(records.links.map((l) => l.url)).toEqual(view.notes.map((n) => urls.capsule(n.id, "md")));
-    expect(records.links.find((l) => l.name.startsWith("AFN-003"))?.notes).toMatch(/^verified-structural, structural-only\. /);
-    const core = parsed.sections.find((s) => s.name === view.site.core_heading)!;
-    expect(core.links.map((l) => l.name.slice(0, 7))).toEqual(["AFN-016", "AFN-010", "AFN-003", "AFN-004"]);
+    const notes = parsed.sections.find((s) => s.name === "Notes")!;
+    expect(notes.links.map((l) => l.url)).toEqual(view.notes.map((n) => urls.capsule(n.id, "md")));
+    expect(notes.links.find((l) => l.name.startsWith("AFN-003"))?.notes).toMatch(/^verified-structural, structural-only; core 3\. /);
+    // The guide, search and MCP once each; the full texts under Optional.
+    const forAgents = parsed.sections.find((s) => s.name === "For agents")!.links.map((l) => l.url);
+    expect(forAgents).toEqual([urls.guide, urls.search("transactional state", 5), urls.mcp]);
+    expect(links.filter((l) => l.url === urls.guide)).toHaveLength(1);
+    const optional = parsed.sections.find((s) => s.name === "Optional")!.links.map((l) => l.url);
+    expect(optional).toEqual(expect.arrayContaining([urls.llmsFull, urls.pagesTxt]));
+  });
+
+  it("with one capsule, costs an agent at most 2,500 tokens; each note line at most 60", () => {
+    const text = llmsTxt(view, urls);
+    const largest = Math.max(...view.notes.map((n) => tokens(withLlmsPointer(capsuleMarkdown(buildCapsule(n, view, urls)), urls))));
+    expect(tokens(text) + largest).toBeLessThanOrEqual(2500);
+    for (const line of text.split("\n").filter((l) => l.startsWith("- [AFN-"))) expect(tokens(line), line).toBeLessThanOrEqual(60);
+  });
+
+  it("a large archive lists one page and links the paged index for the rest", () => {
+    const many = Array.from({ length: INDEX_PAGE_SIZE + 7 }, (_, i) => ({ ...view.notes[0]!, id: `AFN-${String(i + 1000).padStart(4, "0")}` }));
+    const big = parseLlmsTxt(llmsTxt({ ...view, notes: many }, urls));
+    const lines = big.sections.find((s) => s.name === "Notes")!.links;
+    expect(lines).toHaveLength(INDEX_PAGE_SIZE + 1);
+    expect(lines.at(-1)).toMatchObject({ name: "The other 7 notes", url: urls.indexPage(many[INDEX_PAGE_SIZE - 1]!.id) });
   });
 
   it("the parser refuses what the grammar forbids (so passing means something)", () => {
@@ -65,9 +88,8 @@ describe("/llms.txt phases", () => {
     const names = parsed.sections.map((s) => s.name);
     expect(names.indexOf("Phases")).toBe(names.length - 2);
     const links = parsed.sections.find((s) => s.name === "Phases")!.links;
-    expect(links[0]).toMatchObject({ name: "Phase 6 architecture", url: "https://notes.example.org/phases/6-architecture" });
+    expect(links[0]).toMatchObject({ name: "Phase 6 architecture", url: "https://notes.example.org/phases/6-architecture.md" });
     expect(links[0]?.notes).toMatch(/^open, delta so far AFN-016; 3 notes$/);
-    expect(links[1]?.notes).toMatch(/^closed with no new decision delta/);
-    expect(links.at(-1)?.url).toBe("https://notes.example.org/agents/phases.json");
+    expect(links[1]?.notes).toMatch(/^closed, no new decision delta/);
   });
 });

@@ -1,43 +1,51 @@
 import type { PhasesView } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
 import { STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND } from "./limits";
 import { noteText } from "./note-formats";
+import { indexPage, INDEX_PAGE_SIZE } from "./paging";
 import type { AgentUrls } from "./urls";
 
 /**
- * /llms.txt in the llmstxt.org format: an H1, a one-line blockquote, prose that carries the status
- * rules, then H2 sections holding only `- [name](absolute URL): note` links, `## Optional` last.
- * Each note links to its capsule, so an agent reaches the right note's capsule in two requests.
+ * /llms.txt is the compact index, in the llmstxt.org format: an H1, a one-line blockquote, prose
+ * with the retrieval protocol and the hard-boundary rules, then H2 sections holding only
+ * `- [name](absolute URL): note` links, `## Optional` last. One line per note links its capsule
+ * (the same line as /agents/index.md), so an agent pays for this file and one capsule, about
+ * 2,500 tokens, to reach the right decision. The guide, search and MCP are linked once; the full
+ * texts and every page's Markdown twin are under Optional.
+ *
+ * An archive larger than one index page lists only the first page here and links the paged
+ * /agents/index.md for the rest, so the file stays within what an agent can read in one fetch.
  */
 
 type LlmsView = Pick<PublishedView, "commit" | "site" | "notes" | "core" | "backlinks">;
 
 export function llmsTxt(view: LlmsView, urls: AgentUrls, phases: PhasesView["phases"] = []): string {
+  const page = indexPage(view.notes, null);
+  const rest = page.ok && page.next ? view.notes.length - page.notes.length : 0;
+  const notes = page.ok ? page.notes : view.notes;
   return [
     ...header(view, urls),
     "## For agents",
     "",
-    link("Agent guide", urls.guide, "the retrieval protocol, every format and URL pattern, what each status and boundary forbids, the archive policy and the operator closeout contract"),
-    link("Compact index", urls.indexMd, "every published note in one short entry: ID, title, one-line decision, status, boundaries, phase, tags"),
-    link("Search", urls.search("transactional state", 5), "ranked index entries for a query; replace q with your task's words"),
+    link("Agent guide", urls.guide, "the protocol, every format and URL pattern, status and boundary rules, archive policy, closeout contract"),
+    link("Search", urls.search("transactional state", 5), "ranked index lines for a query; put your task's words in q"),
+    link("MCP endpoint", urls.mcp, "read-only Streamable HTTP (POST): tools, note resources, a retrieval prompt"),
     "",
-    `## ${view.site.core_heading}`,
+    "## Notes",
     "",
-    ...view.core.map((n) => noteLink(n, urls, `core ${n.core?.rank}`)),
+    ...notes.map((n) => indexEntryMarkdown(n, urls)),
+    ...(rest > 0 && page.ok && page.next
+      ? [link(`The other ${rest} notes`, urls.indexPage(page.next), `the compact index continues, ${INDEX_PAGE_SIZE} lines a page, each page linking the next`)]
+      : []),
     "",
-    "## Decision records",
-    "",
-    ...view.notes.map((n) => noteLink(n, urls)),
-    "",
-    ...(phases.length ? ["## Phases", "", ...phases.map((p) => phaseLink(p, urls)), link("All phases as JSON", `${urls.base}/agents/phases.json`, "each phase's status, closeout record (decision delta or no-delta record) and notes"), ""] : []),
+    ...(phases.length ? ["## Phases", "", ...phases.map((p) => phaseLink(p, urls)), ""] : []),
     "## Optional",
     "",
     link("Every note in full", urls.llmsFull, "all published notes as plain text in one file"),
-    link("Compact index as JSON", urls.indexJson, "the same entries with absolute URLs for every format"),
-    link("JSON Schema of a note", urls.schema("note"), "the shape of /notes/{id}.json"),
-    link("JSON Schema of a capsule", urls.schema("capsule"), "the shape of /agents/capsules/{id}.json"),
-    link("JSON Schema of an index entry", urls.schema("index-entry"), "the shape of each entry in /agents/index.json and /agents/search.json"),
+    link("Every page in Markdown", urls.pagesTxt, "each note's full text, history, tag and phase page as Markdown"),
+    link("Compact index as JSON", urls.indexJson, "the same entries with phase, tags and a URL for every format; schemas at /agents/schema/"),
     "",
   ].join("\n");
 }
@@ -46,11 +54,11 @@ export function llmsTxt(view: LlmsView, urls: AgentUrls, phases: PhasesView["pha
 function phaseLink({ phase, notes, delta }: PhasesView["phases"][number], urls: AgentUrls): string {
   const closing =
     phase.closeout?.kind === "delta"
-      ? `closed with decision delta ${phase.closeout.notes.join(", ")}`
+      ? `closed, decision delta ${phase.closeout.notes.join(", ")}`
       : phase.closeout?.kind === "no-delta"
-        ? "closed with no new decision delta"
-        : `open${delta.length ? `, delta so far ${delta.join(", ")}` : ", no decision delta yet"}`;
-  return link(`Phase ${phase.name}`, `${urls.base}/phases/${phase.slug}`, `${closing}; ${notes.length} ${notes.length === 1 ? "note" : "notes"}`);
+        ? "closed, no new decision delta"
+        : `open${delta.length ? `, delta so far ${delta.join(", ")}` : ""}`;
+  return link(`Phase ${phase.name}`, `${urls.base}/phases/${phase.slug}.md`, `${closing}; ${notes.length} ${notes.length === 1 ? "note" : "notes"}`);
 }
 
 /** /llms-full.txt: the same header, then every published note as LLM text. */
@@ -59,13 +67,43 @@ export function llmsFullTxt(view: LlmsView, urls: AgentUrls): string {
   return `${[...header(view, urls), ...notes.flatMap((t) => [SEPARATOR, "", t, ""])].join("\n")}`;
 }
 
+/**
+ * /agents/pages.txt: every public page's Markdown twin, as an llmstxt.org file linked from
+ * /llms.txt's Optional section, so a crawler that walks llms.txt finds every page.
+ */
+export function pagesTxt(view: Pick<PublishedView, "site" | "notes">, urls: AgentUrls, phases: PhasesView["phases"], tags: string[]): string {
+  const noteLine = (n: Note) => link(`${n.id}: ${n.title}`, urls.noteAs(n.id, "md"), `${n.status}${n.boundaries.map((b) => `, ${b}`).join("")}`);
+  return [
+    `# ${view.site.title}: every page in Markdown`,
+    "",
+    "> Each public page of the archive has a Markdown twin at its URL with .md added (index.md for /), or at the same URL with Accept: text/markdown.",
+    "",
+    "## Pages",
+    "",
+    link("Home", `${urls.base}/index.md`, "the core decisions and every record"),
+    link("Agent guide", `${urls.base}/agents.md`, "how agents retrieve the notes"),
+    link("Search", `${urls.base}/search.md?q=sparse+attention`, "full-text search; put your words in q"),
+    "",
+    "## Notes in full",
+    "",
+    ...view.notes.map(noteLine),
+    "",
+    "## Note histories",
+    "",
+    ...view.notes.map((n) => link(`History of ${n.id}`, `${urls.base}/notes/${n.id}/history.md`, "every published revision")),
+    "",
+    ...(phases.length ? ["## Phases", "", ...phases.map((p) => link(`Phase ${p.phase.name}`, `${urls.base}/phases/${p.phase.slug}.md`, p.phase.status)), ""] : []),
+    ...(tags.length ? ["## Tags", "", ...tags.map((t) => link(`Tag ${t}`, urls.tagMd(t), "notes with this tag")), ""] : []),
+  ].join("\n");
+}
+
 const SEPARATOR = "-".repeat(72);
 
 function header(view: LlmsView, urls: AgentUrls): string[] {
   const { site } = view;
   const rules = [
-    ...LIMIT_LEGEND.map((l) => `${l.flag} — ${l.meaning}`),
-    ...(["verified-checkpoint", "verified-structural", "superseded", "retracted"] as const).map((s) => `${s} — ${STATUS_MEANING[s]}`),
+    ...LIMIT_LEGEND.map((l) => `${l.flag}: ${l.meaning}`),
+    ...(["superseded", "retracted"] as const).map((s) => `${s}: ${STATUS_MEANING[s]}`),
   ];
   return [
     `# ${site.title}`,
@@ -73,22 +111,13 @@ function header(view: LlmsView, urls: AgentUrls): string[] {
     `> ${oneLine(site.lede)}`,
     "",
     oneLine(
-      `${site.agents.retrieval} Status and boundary rules: ${rules.join(" ")} ` +
-        `Every format carries the hard limits as flags (hypothesis, structural_only, pinned_not_supported). ` +
-        `Built from commit ${view.commit} on main; drafts are never published here.`,
+      `${site.agents.retrieval} Each line below links a note's capsule (≤ 350 tokens); its full text is at /notes/{id}.md. ` +
+        `Rules: ${rules.join(" ")} Built from commit ${view.commit}; drafts are never published.`,
     ),
     "",
-    oneLine(
-      `${site.agents.archive_policy} ${site.agents.operator_contract} ` +
-        `MCP clients can use the read-only Streamable HTTP endpoint ${urls.mcp} (POST only; tools search_notes, list_notes, get_capsule, get_note).`,
-    ),
+    oneLine(`${site.agents.archive_policy} Operator closeout contract: see the guide (${urls.guide}).`),
     "",
   ];
-}
-
-function noteLink(note: Note, urls: AgentUrls, prefix?: string): string {
-  const status = [note.status, ...note.boundaries].join(", ");
-  return link(`${note.id}: ${note.title}`, urls.capsule(note.id, "md"), `${prefix ? `${prefix}; ` : ""}${status}. ${note.summary}`);
 }
 
 function link(name: string, url: string, note: string): string {

@@ -1,4 +1,5 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { PublishedView } from "@/lib/content/published";
@@ -18,6 +19,12 @@ import type { AgentUrls } from "./urls";
  */
 
 export const MCP_TOOLS = ["search_notes", "list_notes", "get_capsule", "get_note"] as const;
+export const MCP_PROMPTS = ["retrieval_protocol"] as const;
+/** Resource URI templates: a note in each of its formats, and its capsule. */
+export const NOTE_RESOURCE = (base: string) => `${base}/notes/{id}.{format}`;
+export const CAPSULE_RESOURCE = (base: string) => `${base}/agents/capsules/{id}.{format}`;
+/** How many note IDs a completion offers at most (the protocol's own cap is 100). */
+const COMPLETIONS = 100;
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 const listSchema = z.object({ commit: z.string(), count: z.int(), entries: z.array(indexEntrySchema) }).strict();
@@ -59,7 +66,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
     },
     async ({ query, limit }) => {
       const doc = agentSearch(view, urls, query, limit ?? SEARCH_LIMIT.default);
-      const lines = doc.results.map((r) => `${indexEntryMarkdown(view.byId.get(r.id) as Note)}\n  Matched in ${r.field}: ${r.passage}`);
+      const lines = doc.results.map((r) => `${indexEntryMarkdown(view.byId.get(r.id) as Note, urls)}\n  Matched in ${r.field}: ${r.passage}`);
       return structured(doc, lines.length ? lines.join("\n") : `No published note matches "${query}".`);
     },
   );
@@ -85,7 +92,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
           (!phase || samePhase(n.phase, phase)),
       );
       const doc = { commit: view.commit, count: notes.length, entries: notes.map((n) => indexEntry(n, urls)) };
-      return structured(doc, notes.length ? notes.map(indexEntryMarkdown).join("\n") : "No published note matches these filters.");
+      return structured(doc, notes.length ? notes.map((n) => indexEntryMarkdown(n, urls)).join("\n") : "No published note matches these filters.");
     },
   );
 
@@ -139,15 +146,116 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
     },
   );
 
-  for (const note of view.notes) {
-    server.registerResource(
-      note.id,
-      urls.noteAs(note.id, "md"),
-      { title: note.title, description: `${note.status}${note.boundaries.map((b) => `, ${b}`).join("")}. ${note.summary}`, mimeType: "text/markdown" },
-      async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: noteMarkdown(note, view) }] }),
-    );
-  }
+  registerNoteResources(server, view, urls);
+  registerRetrievalPrompt(server, view, urls);
   return server;
+}
+
+/**
+ * Every published note as resources: `{base}/notes/{id}.{format}` (md, txt, json) and
+ * `{base}/agents/capsules/{id}.{format}` (md, json), the same URLs the site serves, advertised by
+ * resources/templates/list; resources/list names each note's Markdown. Note IDs and formats complete.
+ */
+function registerNoteResources(server: McpServer, view: PublishedView, urls: AgentUrls) {
+  const completeId = (value: string) => completeNoteId(view, value);
+  const noteFormats = { md: "text/markdown", txt: "text/plain", json: "application/json" } as const;
+  server.registerResource(
+    "note",
+    new ResourceTemplate(NOTE_RESOURCE(urls.base), {
+      list: () => ({
+        resources: view.notes.map((n) => ({
+          uri: urls.noteAs(n.id, "md"),
+          name: n.id,
+          title: n.title,
+          description: `${[n.status, ...n.boundaries].join(", ")}. ${n.summary}`,
+          mimeType: "text/markdown",
+        })),
+      }),
+      complete: { id: completeId, format: (v) => Object.keys(noteFormats).filter((f) => f.startsWith(v.toLowerCase())) },
+    }),
+    { title: "A published note", description: "The full note as Markdown with front matter (md), LLM text (txt) or JSON (json).", mimeType: "text/markdown" },
+    (uri, { id, format }) => {
+      const note = view.byId.get(String(id));
+      const f = String(format) as keyof typeof noteFormats;
+      if (!note) throw new Error(`No published note ${String(id)}; resources/list and list_notes name the published ones.`);
+      if (!(f in noteFormats)) throw new Error(`"${String(format)}" is not a note format; use md, txt or json.`);
+      const text = f === "json" ? JSON.stringify(noteJson(note, view, urls), null, 2) : f === "txt" ? noteText(note, view, urls) : noteMarkdown(note, view);
+      return { contents: [{ uri: uri.href, mimeType: noteFormats[f], text }] };
+    },
+  );
+  server.registerResource(
+    "capsule",
+    new ResourceTemplate(CAPSULE_RESOURCE(urls.base), {
+      list: undefined,
+      complete: { id: completeId, format: (v) => ["md", "json"].filter((f) => f.startsWith(v.toLowerCase())) },
+    }),
+    { title: "A note's retrieval capsule", description: "Decision, invariant, rejected shortcut, claim boundary, status and limits in at most 350 tokens (md or json).", mimeType: "text/markdown" },
+    (uri, { id, format }) => {
+      const note = view.byId.get(String(id));
+      if (!note) throw new Error(`No published note ${String(id)}; resources/list and list_notes name the published ones.`);
+      if (format !== "md" && format !== "json") throw new Error(`"${String(format)}" is not a capsule format; use md or json.`);
+      const capsule = buildCapsule(note, view, urls);
+      return format === "json"
+        ? { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(capsule, null, 2) }] }
+        : { contents: [{ uri: uri.href, mimeType: "text/markdown", text: capsuleMarkdown(capsule) }] };
+    },
+  );
+}
+
+/**
+ * The retrieval protocol as a prompt: the steps, the hard-boundary rules an answer must keep, and
+ * the compact index to choose from (or, given a note ID, that note's capsule), for the task at hand.
+ */
+function registerRetrievalPrompt(server: McpServer, view: PublishedView, urls: AgentUrls) {
+  server.registerPrompt(
+    MCP_PROMPTS[0],
+    {
+      title: "Retrieve the right decision for a task",
+      description: "The retrieval protocol and the hard-boundary rules, with the compact index (or one note's capsule) to work from.",
+      argsSchema: {
+        task: z.string().min(1).max(2000).describe("What you are working on, in a sentence or two"),
+        id: completable(z.string().max(40).optional().describe("A note ID to start from, e.g. AFN-016 (optional)"), (value) => completeNoteId(view, value ?? "")),
+      },
+    },
+    ({ task, id }) => {
+      const note = id ? view.byId.get(id.trim().toUpperCase()) : undefined;
+      if (id && !note) throw new Error(`No published note ${id}; leave id out to get the whole compact index.`);
+      const rules = [
+        ...LIMIT_LEGEND.map((l) => `- ${l.flag}: ${l.meaning}`),
+        `- superseded: ${STATUS_MEANING.superseded}`,
+        `- retracted: ${STATUS_MEANING.retracted}`,
+      ];
+      const material = note
+        ? [`The capsule of ${note.id}:`, "", capsuleMarkdown(buildCapsule(note, view, urls))]
+        : ["The compact index (one line per note, each linking its capsule):", "", ...view.notes.map((n) => indexEntryMarkdown(n, urls))];
+      const text = [
+        `Task: ${task.trim()}`,
+        "",
+        "Retrieval protocol for the Field Notes archive:",
+        `1. ${view.site.agents.retrieval}`,
+        "2. Pick from the compact index (or search_notes) the one note whose decision fits the task; read its capsule (get_capsule).",
+        "3. Open the full note (get_note) only when the capsule's decision matches the task and you need its evidence.",
+        "",
+        "Hard-boundary rules: keep every limit of a note you use in what you write, and never present it as more than it is.",
+        ...rules,
+        "Do not cite a draft: only published notes exist here. Name the note ID and its status whenever you rely on a note.",
+        "",
+        ...material,
+        "",
+        `Built from commit ${view.commit}.`,
+      ].join("\n");
+      return { description: `Retrieval for: ${task.trim().slice(0, 80)}`, messages: [{ role: "user", content: { type: "text", text } }] };
+    },
+  );
+}
+
+/** Published note IDs that start with what was typed, case-insensitively ("016" finds AFN-016 too). */
+export function completeNoteId(view: Pick<PublishedView, "notes">, typed: string): string[] {
+  const v = typed.trim().toUpperCase();
+  const ids = view.notes.map((n) => n.id).sort();
+  const starts = ids.filter((id) => id.startsWith(v));
+  const digits = v && /^\d+$/.test(v) ? ids.filter((id) => !id.startsWith(v) && id.split("-")[1]?.startsWith(v)) : [];
+  return [...starts, ...digits].slice(0, COMPLETIONS);
 }
 
 function structured(data: object, text: string): CallToolResult {

@@ -17,7 +17,12 @@ type NoteView = Pick<PublishedView, "commit" | "backlinks">;
 /** Front matter keys this module adds to the note file; an agent removes them to commit the file back. */
 export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits"] as const;
 
-export function noteMarkdown(note: Note, view: NoteView): string {
+/**
+ * The note file with the read-only keys. Served over HTTP (`urls` given), its front matter opens
+ * with a comment naming /llms.txt: the pointer every Markdown answer starts with, placed where it
+ * leaves the file a valid note.
+ */
+export function noteMarkdown(note: Note, view: NoteView, urls?: AgentUrls): string {
   const file = serializeNote(note);
   const added = YAML.stringify(
     { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note) },
@@ -26,7 +31,8 @@ export function noteMarkdown(note: Note, view: NoteView): string {
   // The note file's front matter ends at its second "---" line; the read-only keys go just before it.
   const close = file.indexOf("\n---\n", 3);
   const comment = `# Read-only, added for agents (remove ${READ_ONLY_KEYS.join(", ")} before committing this file back):\n`;
-  return `${file.slice(0, close + 1)}${comment}${added}${file.slice(close + 1)}`;
+  const pointer = urls ? `# For agents: the index of this archive is ${urls.llms}\n` : "";
+  return `---\n${pointer}${file.slice(4, close + 1)}${comment}${added}${file.slice(close + 1)}`;
 }
 
 export function noteJson(note: Note, view: NoteView, urls: AgentUrls): NoteDocument {

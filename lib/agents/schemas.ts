@@ -56,7 +56,9 @@ export const indexSchema = z
     retrieval: z.string().describe("The retrieval protocol agents follow."),
     statuses: z.record(publishedStatusSchema, z.string()).describe("What each status means."),
     legend: z.array(limitSchema).describe("Every hard limit with its meaning."),
-    count: z.int().min(0),
+    count: z.int().min(0).describe("How many notes are published (all pages together)."),
+    cursor: z.string().nullable().optional().describe("The cursor this page was asked for (null: the first page); present only when the index has more than one page."),
+    next: url.nullable().optional().describe("The URL of the next page, or null on the last one; present only when the index has more than one page."),
     entries: z.array(indexEntrySchema),
   })
   .strict();

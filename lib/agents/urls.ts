@@ -1,3 +1,5 @@
+import { tagUrl } from "@/lib/render/urls";
+
 /**
  * Where each agent format lives. One place builds every URL, so the index, capsules, llms.txt,
  * the guide and the MCP tools cannot disagree about a path. `base` is the site's origin for
@@ -17,9 +19,15 @@ export function agentUrls(base: string) {
   return {
     base,
     home: `${base}/`,
-    guide: `${base}/agents`,
+    /** The guide's canonical path ends in a slash (site.yaml's canonical_path); /agents redirects here. */
+    guide: `${base}/agents/`,
+    guideMd: `${base}/agents.md`,
     indexMd: `${base}/agents/index.md`,
     indexJson: `${base}/agents/index.json`,
+    /** A later page of the compact index: the entries after the note named by the cursor. */
+    indexPage: (cursor: string, format: "md" | "json" = "md") => `${base}/agents/index.${format}?cursor=${encodeURIComponent(cursor)}`,
+    pagesTxt: `${base}/agents/pages.txt`,
+    tagMd: (tag: string) => `${base}${tagUrl(tag)}.md`,
     llms: `${base}/llms.txt`,
     llmsFull: `${base}/llms-full.txt`,
     mcp: `${base}/agents/mcp`,

@@ -1,10 +1,16 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { prefersMarkdown } from "@/lib/agents/negotiate";
+import { pageOf, pageOfTwinPath, twinUrlOf, type TwinPage } from "@/lib/agents/twin-paths";
 
 /**
- * Every published note has four formats under one path: /notes/AFN-016 is the HTML page,
- * /notes/AFN-016.md, .txt and .json are served by the agent routes, and /notes/AFN-016 asked for
- * with Accept: text/markdown gets the Markdown, marked `Vary: Accept`.
+ * Every public page has a Markdown twin (the table is lib/agents/twin-paths.ts): at its URL with
+ * .md added (/index.md for /, /agents.md for the guide), and at the page's own URL when the client
+ * ranks text/markdown above HTML in Accept. Notes' .md, .txt and .json go to the note formats
+ * route; every other twin to /agents/twin. The HTML page names its twin in a Link header.
+ *
+ * The guide's canonical path is /agents/ (site.yaml), so next.config.ts turns off Next's own
+ * trailing-slash redirect and this step does it: /agents → /agents/, and any other path ending in
+ * a slash → the same path without it, as Next did before.
  *
  * The HTML answer cannot carry `Vary: Accept` from here: Next 16 sets the Vary header of an app
  * page itself (app-page-runtime: res.setHeader('Vary', …)), replacing what a proxy adds. It is
@@ -12,18 +18,52 @@ import { prefersMarkdown } from "@/lib/agents/negotiate";
  * to a client that asked for Markdown; the e2e tests hold both facts.
  */
 
-const FORMAT = /^\/notes\/([A-Z][A-Z0-9]*-\d{3,})\.(md|txt|json)$/;
-const PAGE = /^\/notes\/([A-Z][A-Z0-9]*-\d{3,})\/?$/;
+const NOTE_FORMAT = /^\/notes\/([A-Z][A-Z0-9]*-\d{3,})\.(md|txt|json)$/;
 
-/** A rewrite to the Markdown (or other) twin of a page, or null when the HTML page answers. */
+/** A redirect to the canonical slash, a rewrite to a twin, or null when the HTML page answers. */
 export function markdownTwin(request: NextRequest): NextResponse | null {
   const { pathname } = request.nextUrl;
-  const format = FORMAT.exec(pathname);
+  const slash = canonicalSlash(request);
+  if (slash) return slash;
+
+  const format = NOTE_FORMAT.exec(pathname);
   if (format) return NextResponse.rewrite(new URL(`/agents/notes/${format[1]}.${format[2]}`, request.url));
 
-  const page = PAGE.exec(pathname);
+  const twin = pageOfTwinPath(pathname);
+  if (twin) return NextResponse.rewrite(twinTarget(request, twin, pathname.replace(/\.md$/, "")), { headers: { Vary: "Accept" } });
+
+  const page = pageOf(pathname);
   if (page && prefersMarkdown(request.headers.get("accept"))) {
-    return NextResponse.rewrite(new URL(`/agents/notes/${page[1]}.md`, request.url), { headers: { Vary: "Accept" } });
+    return NextResponse.rewrite(twinTarget(request, page, pathname), { headers: { Vary: "Accept" } });
   }
   return null;
+}
+
+/** The HTML answer of a page that has a twin, with `Link: <twin>; rel="alternate"; type="text/markdown"`. */
+export function withMarkdownLink<R extends Response>(request: NextRequest, response: R): R {
+  const twin = twinUrlOf(request.nextUrl.pathname, request.nextUrl.search);
+  if (twin) response.headers.append("Link", `<${twin}>; rel="alternate"; type="text/markdown"`);
+  return response;
+}
+
+function twinTarget(request: NextRequest, page: TwinPage, htmlPath: string): URL {
+  if (page.kind === "note") return new URL(`/agents/notes/${page.id}.md`, request.url);
+  const target = new URL("/agents/twin", request.url);
+  // The page's own query (?status=, ?q=) comes along; `page` says which page it is.
+  for (const [k, v] of request.nextUrl.searchParams) if (k !== "page") target.searchParams.append(k, v);
+  target.searchParams.set("page", page.kind === "home" ? "/" : page.kind === "guide" ? "/agents/" : htmlPath);
+  return target;
+}
+
+/** /agents → /agents/ (the guide's canonical path); /x/ → /x for every other path, as Next does by default. */
+function canonicalSlash(request: NextRequest): NextResponse | null {
+  const { pathname, search } = request.nextUrl;
+  let to: string | null = null;
+  if (pathname === "/agents") to = "/agents/";
+  else if (pathname.length > 1 && pathname.endsWith("/") && pathname !== "/agents/") to = pathname.replace(/\/+$/, "") || "/";
+  if (to === null) return null;
+  const url = request.nextUrl.clone();
+  url.pathname = to;
+  url.search = search;
+  return NextResponse.redirect(url, 308);
 }

@@ -22,7 +22,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ file
     const note = view.byId.get(file.id);
     if (!note) return { status: 404, error: `no published note ${file.id}; the compact index lists them at ${urls.indexMd}` };
     if (format === "json") return { body: noteJson(note, view, urls) };
-    return { body: format === "md" ? noteMarkdown(note, view) : noteText(note, view, urls) };
+    return { body: format === "md" ? noteMarkdown(note, view, urls) : noteText(note, view, urls) };
   });
 }
 

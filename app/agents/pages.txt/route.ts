@@ -1,0 +1,19 @@
+import { preflight, serveAgent } from "@/lib/agents/http";
+import { pagesTxt } from "@/lib/agents/llms-txt";
+import { derived } from "@/lib/agents/memo";
+import { getPublishedPhases } from "@/lib/content/phases";
+import { tagUrl } from "@/lib/render/urls";
+
+export const dynamic = "force-dynamic";
+
+/** Every public page's Markdown twin, in the llmstxt.org format (linked from /llms.txt's Optional section). */
+export function GET(request: Request) {
+  return serveAgent(request, { variant: "pages.txt", media: "text" }, async ({ view, urls }) => {
+    const { phases } = await getPublishedPhases(view);
+    // Each tag page once (tags that differ only in case or punctuation share a page).
+    const tags = [...new Map(view.notes.flatMap((n) => n.tags.map((t) => [tagUrl(t), t] as const))).values()];
+    return { body: derived(view, `pages.txt ${urls.base}`, () => pagesTxt(view, urls, phases, tags)) };
+  });
+}
+
+export const OPTIONS = preflight;

@@ -1,0 +1,61 @@
+import { createHash } from "node:crypto";
+import { CAPSULE_BUDGET } from "@/lib/agents/capsule";
+import { preflight, serveAgent, type Built } from "@/lib/agents/http";
+import { ENTRY_BUDGET } from "@/lib/agents/index-entry";
+import { MCP_TOOLS } from "@/lib/agents/mcp";
+import { derived } from "@/lib/agents/memo";
+import { guideTwin, historyTwin, homeTwin, phaseTwin, searchTwin, tagTwin } from "@/lib/agents/page-twins";
+import { pageOf } from "@/lib/agents/twin-paths";
+import { getPublishedPhases } from "@/lib/content/phases";
+import { getPublishedHistory } from "@/lib/content/published";
+import { diffNotes } from "@/lib/diff/sections";
+import { phasePage, tagPage } from "@/lib/public/pages";
+import { FIELD_LABEL, searchNotes } from "@/lib/search";
+
+/**
+ * The Markdown twin of a public page. proxy.ts (lib/http/markdown-twin.ts) rewrites `/tags/x.md`,
+ * `/index.md?status=…`, `/agents.md` and the like, and the HTML pages asked for with
+ * Accept: text/markdown, to this route with `page` set to the HTML path; the page's own query
+ * (status, q) comes along. Every answer varies on Accept, since the HTML URL can answer it too.
+ */
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request) {
+  const params = new URL(request.url).searchParams;
+  const path = params.get("page") ?? "";
+  const status = params.get("status");
+  const q = (params.get("q") ?? "").trim().slice(0, 500);
+  // The ETag names the page and its query; hashed, since both are the client's input.
+  const key = createHash("sha256").update(`${path}?${status ?? ""}&${q}`).digest("hex").slice(0, 16);
+  return serveAgent(request, { variant: `twin.${key}`, media: "markdown", headers: { Vary: "Accept" } }, async ({ view, urls }): Promise<Built> => {
+    const page = pageOf(path);
+    const missing = (what: string): Built => ({ status: 404, error: `${what}; the pages with a Markdown twin are listed at ${urls.pagesTxt}` });
+    switch (page?.kind) {
+      case "home":
+        return { body: derived(view, `twin home ${urls.base} ${status ?? ""}`, () => homeTwin(view, urls, status)) };
+      case "guide":
+        return { body: derived(view, `twin guide ${urls.base}`, () => guideTwin(view, urls, { entry: ENTRY_BUDGET, capsule: CAPSULE_BUDGET }, MCP_TOOLS)) };
+      case "search":
+        return { body: searchTwin(view, urls, q, q ? searchNotes(view, q, { limit: 50 }) : [], FIELD_LABEL) };
+      case "tag": {
+        const tag = tagPage(view, page.tag);
+        return tag ? { body: tagTwin(view, urls, tag) } : missing(`no published note has the tag "${page.tag}"`);
+      }
+      case "phase": {
+        const { phases } = await getPublishedPhases(view);
+        const found = phasePage(view, phases, page.phase);
+        return found ? { body: phaseTwin(view, urls, found, phases) } : missing(`no phase "${page.phase}"`);
+      }
+      case "history": {
+        const note = view.byId.get(page.id);
+        if (!note) return missing(`no published note ${page.id}`);
+        return { body: historyTwin(view, urls, note, await getPublishedHistory(note.id), diffNotes) };
+      }
+      default:
+        return missing(`"${path}" is not a public page with a Markdown twin`);
+    }
+  });
+}
+
+export const OPTIONS = preflight;

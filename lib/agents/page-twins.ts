@@ -1,0 +1,349 @@
+import type { PhasesView } from "@/lib/content/phases";
+import type { PublishedRevision, PublishedView } from "@/lib/content/published";
+import type { FieldDiff } from "@/lib/diff/sections";
+import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note, type Status } from "@/lib/notes/schema";
+import { homeListing, type StatusCount } from "@/lib/public/listing";
+import type { PhasePage, TagPage } from "@/lib/public/pages";
+import { phaseUrl } from "@/lib/render/urls";
+import type { SearchHit } from "@/lib/search";
+import { LIMIT_LEGEND } from "./limits";
+import type { AgentUrls } from "./urls";
+
+/**
+ * The Markdown twins of the public pages: the same content as the HTML page, without the site's
+ * navigation, with links to other pages' twins. Every twin, like every Markdown answer, opens with
+ * the pointer to /llms.txt, so an agent that lands on any page learns where the index is.
+ * Which notes a page lists is decided by the same function for both forms (lib/public).
+ */
+
+/** The first line of every Markdown answer. */
+export function llmsPointer(urls: AgentUrls): string {
+  return `> For agents: the index of this archive is ${urls.llms} (one line per note, each linking its capsule).`;
+}
+
+export function withLlmsPointer(markdown: string, urls: AgentUrls): string {
+  return `${llmsPointer(urls)}\n\n${markdown}`;
+}
+
+/** A note in a list, as the note cards show it: ID and status, title, summary, phase and tags. */
+function noteItem(note: Note, urls: AgentUrls): string {
+  const status = [note.status, ...note.boundaries].join(", ");
+  const tags = note.tags.length ? ` Tags: ${note.tags.join(", ")}.` : "";
+  return `- **${note.id}** (${status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${oneLine(note.summary)} Phase ${note.phase}.${tags}`;
+}
+
+function noteList(notes: readonly Note[], urls: AgentUrls): string[] {
+  return notes.map((n) => noteItem(n, urls));
+}
+
+function filterLine(counts: StatusCount[], total: number, urls: AgentUrls): string {
+  const items = counts.map((c) => `[${STATUS_LABEL[c.status]} (${c.count})](${urls.base}/index.md?status=${c.status})`);
+  return `Filter by status: [all (${total})](${urls.base}/index.md), ${items.join(", ")}.`;
+}
+
+const commitLine = (view: Pick<PublishedView, "commit">) => `Built from commit ${view.commit} on main.`;
+
+/** `/` and `/?status=…`. */
+export function homeTwin(view: PublishedView, urls: AgentUrls, status: string | null): string {
+  const { site } = view;
+  const listing = homeListing(view, status);
+  if (listing.kind === "unknown-status") {
+    return page(urls, [
+      `# No such status`,
+      "",
+      `“${escapeText(listing.value)}” is not a status of a published note. The statuses are: ${PUBLISHED_STATUSES.map((s) => `[${STATUS_LABEL[s]}](${urls.base}/index.md?status=${s})`).join(", ")}.`,
+      "",
+      filterLine(listing.counts, listing.total, urls),
+    ]);
+  }
+  if (listing.kind === "status") {
+    return page(urls, [
+      `# Status: ${STATUS_LABEL[listing.status]}`,
+      "",
+      STATUS_MEANING[listing.status as Status],
+      "",
+      `${listing.notes.length} of ${listing.total} notes.`,
+      "",
+      filterLine(listing.counts, listing.total, urls),
+      "",
+      ...(listing.notes.length ? noteList(listing.notes, urls) : ["No published note has this status."]),
+      "",
+      commitLine(view),
+    ]);
+  }
+  return page(urls, [
+    `# ${site.title}`,
+    "",
+    site.kicker,
+    "",
+    oneLine(site.lede),
+    "",
+    oneLine(site.operator_scope),
+    "",
+    `${listing.total} notes · ${site.counts_suffix}`,
+    "",
+    `## ${site.core_heading}`,
+    "",
+    `${listing.core.length} core decisions. ${oneLine(site.core_intro)}`,
+    "",
+    ...listing.core.map(
+      (n, i) => `${i + 1}. ${n.core?.label ?? ""} ${n.id}: [${escapeText(n.title)}](${urls.noteAs(n.id, "md")}) (${n.status})\n   ${oneLine(n.summary)}`,
+    ),
+    "",
+    "## All decision records",
+    "",
+    `${listing.notes.length} records. ${filterLine(listing.counts, listing.total, urls)}`,
+    "",
+    ...noteList(listing.notes, urls),
+    "",
+    "## For agents: retrieval formats and archive policy",
+    "",
+    oneLine(site.agents.retrieval),
+    "",
+    oneLine(site.agents.archive_policy),
+    "",
+    oneLine(site.agents.operator_contract),
+    "",
+    `Audience: ${site.agents.audience}. Claims: ${site.agents.claims}. Canonical path: ${urls.guide}. Formats: ${site.agents.formats.join(", ")}; the guide is at ${urls.guideMd}.`,
+    "",
+    commitLine(view),
+  ]);
+}
+
+/** `/tags/<tag>`. */
+export function tagTwin(view: PublishedView, urls: AgentUrls, tag: TagPage): string {
+  return page(urls, [
+    `# Tag: ${escapeText(tag.name)}`,
+    "",
+    `${tag.notes.length} of ${view.notes.length} notes.`,
+    "",
+    ...noteList(tag.notes, urls),
+    "",
+    commitLine(view),
+  ]);
+}
+
+/** `/phases/<slug>`. */
+export function phaseTwin(view: PublishedView, urls: AgentUrls, found: PhasePage, phases: PhasesView["phases"]): string {
+  const { phase, delta, notes } = found.phase;
+  const record = phase.closeout;
+  const closeout = found.orphan
+    ? ["This phase has no phase record in the archive yet, so no status or closeout is shown."]
+    : [
+        "## Closeout",
+        "",
+        `Status: ${phase.status === "closed" ? "closed" : "open"}.${phase.opened ? ` Opened ${phase.opened}.` : ""}${phase.closed ? ` Closed ${phase.closed}.` : ""}`,
+        ...(record?.kind === "delta" ? ["", `Closed by ${record.by} on ${record.at} with a decision delta: ${record.notes.join(", ")}.`] : []),
+        ...(record?.kind === "no-delta" ? ["", `Closed by ${record.by} on ${record.at} with no new decision delta, because:`, "", `> ${oneLine(record.why)}`] : []),
+        ...(phase.status === "open"
+          ? [
+              "",
+              delta.length
+                ? `Open. Its decision delta so far: ${delta.join(", ")}.`
+                : "Open. No note of this phase has become verified while it was open; it closes with a new verified note or an explicit no-new-decision record.",
+            ]
+          : []),
+        ...(phase.reopenings.length ? ["", "### Reopened", "", ...phase.reopenings.map((r) => `- ${r.at}, by ${r.by}: ${oneLine(r.reason)}`)] : []),
+      ];
+  const others = phases.filter((p) => p.phase.slug !== phase.slug).map((p) => `[Phase ${p.phase.name}](${urls.base}${phaseUrl(p.phase.name)}.md)`);
+  return page(urls, [
+    `# Phase ${escapeText(phase.name)}`,
+    "",
+    ...(phase.description ? [oneLine(phase.description), ""] : []),
+    `${found.orphan ? "" : `${phase.status} · `}${notes.length} of ${view.notes.length} notes.`,
+    "",
+    ...closeout,
+    "",
+    "## Notes",
+    "",
+    ...(notes.length ? noteList(notes, urls) : ["No published note names this phase yet."]),
+    "",
+    ...(others.length ? [`Other phases: ${others.join(", ")}.`, ""] : []),
+    commitLine(view),
+  ]);
+}
+
+/** `/notes/<id>/history`: every published revision, newest first, with what changed in each. */
+export function historyTwin(
+  view: PublishedView,
+  urls: AgentUrls,
+  note: Note,
+  revisions: readonly PublishedRevision[],
+  diff: (before: Note, after: Note) => FieldDiff[],
+): string {
+  const lines = [
+    `# History of ${note.id}`,
+    "",
+    `[${note.id}: ${escapeText(note.title)}](${urls.noteAs(note.id, "md")})`,
+    "",
+    `${revisions.length === 1 ? "One published revision." : `${revisions.length} published revisions, newest first.`} Each shows what changed since the revision before it, field by field and section by section. Unpublished drafts are not part of this history.`,
+    "",
+  ];
+  revisions.forEach((rev, i) => {
+    const previous = revisions[i + 1];
+    const [title = "(no message)", ...rest] = rev.message.trim().split("\n");
+    lines.push(`## ${escapeText(title.trim() || "(no message)")}`, "");
+    const statusNow = previous && previous.note.status !== rev.note.status ? ` · status now ${rev.note.status}` : "";
+    lines.push(`${rev.date} · ${rev.author.name} · commit ${rev.commit.slice(0, 12)}${i === 0 ? " · current" : ""}${statusNow}`, "");
+    const body = rest.join("\n").trim();
+    if (body) lines.push(oneLine(body), "");
+    if (!previous) {
+      lines.push("First published revision: the note as it first appeared on the archive.", "");
+      return;
+    }
+    const diffs = diff(previous.note, rev.note);
+    if (!diffs.length) lines.push("No field changed: the file was only reformatted.", "");
+    for (const d of diffs) {
+      lines.push(`### ${d.label} ${d.change}`, "");
+      const parts = d.parts.map((p) => (p.kind === "added" ? `{+${p.text}+}` : p.kind === "removed" ? `[-${p.text}-]` : p.text));
+      lines.push(...(d.list ? parts.map((p) => `- ${oneLine(p)}`) : [parts.join("").trim()]), "");
+    }
+  });
+  lines.push("Changes are marked {+added+} and [-removed-].", "", commitLine(view));
+  return page(urls, lines);
+}
+
+/** `/search?q=…`. */
+export function searchTwin(view: PublishedView, urls: AgentUrls, q: string, hits: readonly SearchHit[], fieldLabel: Record<string, string>): string {
+  if (!q) {
+    return page(urls, [
+      "# Search",
+      "",
+      `Searches every field of the ${view.notes.length} published notes: titles, summaries, tags, phases, statuses and each section. Results are ranked; the passage that matched is shown.`,
+      "",
+      `Ask ${urls.base}/search.md?q={words}, or ${urls.base}/agents/search.json?q={words} for index entries as JSON.`,
+      "",
+      commitLine(view),
+    ]);
+  }
+  const shown = hits.flatMap((h) => {
+    const note = view.byId.get(h.id);
+    if (!note) return [];
+    const above = h.field === "title" || h.field === "id";
+    const passage = above ? oneLine(note.summary) : `Matched in ${fieldLabel[h.field] ?? h.field}: ${oneLine(h.passage)}`;
+    return [`- **${note.id}** (${note.status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${passage}`];
+  });
+  return page(urls, [
+    "# Search",
+    "",
+    `## ${shown.length === 0 ? `No note matches “${escapeText(q)}”` : `${shown.length} ${shown.length === 1 ? "note matches" : "notes match"} “${escapeText(q)}”`}`,
+    "",
+    ...(shown.length ? shown : [`Try fewer words, another spelling, a tag or an ID such as AFN-016; or browse [all decision records](${urls.base}/index.md).`]),
+    "",
+    commitLine(view),
+  ]);
+}
+
+/** `/agents/`: the guide. */
+export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry: number; capsule: number }, tools: readonly string[]): string {
+  const { site } = view;
+  const example = view.core[0]?.id ?? view.notes[0]?.id ?? "AFN-016";
+  const formats: [string, string, string][] = [
+    ["Note, HTML", urls.note(example), "text/html"],
+    ["Note, Markdown with front matter", urls.noteAs(example, "md"), "text/markdown"],
+    ["Note, LLM text", urls.noteAs(example, "txt"), "text/plain"],
+    ["Note, JSON", urls.noteAs(example, "json"), "application/json"],
+    ["Capsule, Markdown", urls.capsule(example, "md"), "text/markdown"],
+    ["Capsule, JSON", urls.capsule(example, "json"), "application/json"],
+    ["Compact index, Markdown", urls.indexMd, "text/markdown"],
+    ["Compact index, JSON", urls.indexJson, "application/json"],
+    ["Phases and their closeout records", `${urls.base}/agents/phases.json`, "application/json"],
+    ["Search", urls.search("transactional state", 5), "application/json"],
+    ["llms.txt", urls.llms, "text/plain"],
+    ["Every note in full", urls.llmsFull, "text/plain"],
+    ["Every page in Markdown", urls.pagesTxt, "text/plain"],
+    ["JSON Schemas", urls.schema("note"), "application/schema+json"],
+  ];
+  return page(urls, [
+    "# Retrieval for agents and their operators",
+    "",
+    `${site.kicker} · for agents`,
+    "",
+    oneLine(site.agents.retrieval),
+    "",
+    `- Audience: ${site.agents.audience}`,
+    `- Claims: ${site.agents.claims}`,
+    `- Content: ${view.notes.length} published notes from commit ${view.commit} on main`,
+    "",
+    "## The retrieval protocol",
+    "",
+    `1. **Read the compact index**: ${urls.llms} or ${urls.indexMd} (or ${urls.indexJson}): one line per note, at most about ${budgets.entry} tokens each: ID and title linking the capsule, status and hard boundaries, one-line decision. Or ask ${urls.base}/agents/search.json?q=…&limit=… for ranked entries.`,
+    `2. **Load one capsule**: ${urls.capsule("{id}", "md")} (or .json): decision, invariant, rejected shortcut, claim boundary, status and boundaries with their meaning, where the evidence is, related notes and when to open the full note, in at most ${budgets.capsule} tokens.`,
+    `3. **Open the full note only when its decision matches the task**: ${urls.noteAs("{id}", "md")}, .txt or .json.`,
+    "",
+    `An agent that knows only this site's address starts at ${urls.llms}: it links every note's capsule, so the second request already reads the capsule of the note that answers the task. Every page of the site has a Markdown twin: its URL with .md added (index.md for /), or the same URL asked for with Accept: text/markdown.`,
+    "",
+    "## Hard limits",
+    "",
+    "Three labels limit what a note may be used for. Every format carries them as flags (flags.hypothesis, flags.structural_only, flags.pinned_not_supported in JSON; a Flags: line in text and capsules) with the meaning below.",
+    "",
+    ...LIMIT_LEGEND.map((l) => `- **${l.flag}**: ${l.meaning}`),
+    "",
+    "What each published status means:",
+    "",
+    "| Status | Meaning |",
+    "| --- | --- |",
+    ...PUBLISHED_STATUSES.map((s) => `| ${s} | ${STATUS_MEANING[s]} |`),
+    "",
+    "Drafts are never served: every agent format is built only from main and only from published notes.",
+    "",
+    "## Formats and URLs",
+    "",
+    `Every format, with ${example} as the example:`,
+    "",
+    "| What | URL | Media type |",
+    "| --- | --- | --- |",
+    ...formats.map(([what, url, media]) => `| ${what} | ${url} | ${media} |`),
+    "",
+    "## MCP",
+    "",
+    `A read-only Model Context Protocol server answers at ${urls.mcp} over Streamable HTTP. It is stateless: each POST is answered on its own, as JSON; there are no sessions or server-sent streams, so GET is 405. A notification is accepted with 202. Requests whose Host or Origin is not this site's are refused (DNS rebinding protection).`,
+    "",
+    "Tools (all read-only; results carry status, boundaries and flags as structured fields, each with an output schema):",
+    "",
+    "| Tool | Arguments | Returns |",
+    "| --- | --- | --- |",
+    `| ${tools[0]} | query, limit | ranked index entries with the matching passage |`,
+    `| ${tools[1]} | status, tag, phase (all optional) | the compact index, filtered |`,
+    `| ${tools[2]} | id | the capsule |`,
+    `| ${tools[3]} | id, format: markdown, text or json | the full note |`,
+    "",
+    `Every published note is also a resource, fieldnotes://notes/{id} (Markdown; add ?format=text, json or capsule), listed by resources/templates/list, with note IDs completed; the prompt retrieval_protocol carries the protocol and the hard-boundary rules. A client configuration: {"mcpServers": {"field-notes": {"type": "http", "url": "${urls.mcp}"}}}`,
+    "",
+    "## Provenance and caching",
+    "",
+    "- Every response names the commit it was built from: the X-Content-Commit header, and a commit field in JSON.",
+    "- Its ETag is derived from that commit; send it back in If-None-Match and an unchanged archive answers 304 Not Modified. Cache-Control: public, max-age=0, must-revalidate: always revalidate.",
+    "- GET is open to every origin (CORS), so a browser-based agent can read it too.",
+    "- Every page asked for with Accept: text/markdown answers its Markdown twin, with Vary: Accept; the HTML names the twin in a Link header.",
+    "",
+    "## Archive policy",
+    "",
+    oneLine(site.agents.archive_policy),
+    "",
+    "## Operator closeout contract",
+    "",
+    oneLine(site.agents.operator_contract),
+    "",
+    `In short: a verified phase closes with a new evidence-bound note or an explicit no-new-decision record; each phase's record is in ${urls.base}/agents/phases.json. ${oneLine(site.operator_scope)}`,
+    "",
+    `## ${site.core_heading}`,
+    "",
+    oneLine(site.core_intro),
+    "",
+    ...view.core.map((n, i) => `${i + 1}. ${n.id} ${escapeText(n.title)}: [capsule](${urls.capsule(n.id, "md")}) · [Markdown](${urls.noteAs(n.id, "md")}) · [page](${urls.note(n.id)})`),
+    "",
+    commitLine(view),
+  ]);
+}
+
+function page(urls: AgentUrls, lines: string[]): string {
+  return `${withLlmsPointer(lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd(), urls)}\n`;
+}
+
+/** Text that Markdown must not read as markup: brackets (links) and a leading #, > or - . */
+function escapeText(s: string): string {
+  return oneLine(s).replace(/([[\]])/g, "\\$1");
+}
+
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
