@@ -3,17 +3,19 @@ import { refuseForeignHost } from "@/lib/http/host-guard";
 import { refuseCrossSiteWrite } from "@/lib/http/cross-site";
 import { refuseMalformedPath } from "@/lib/http/malformed-path";
 import { markdownTwin } from "@/lib/http/markdown-twin";
-import { continueSecurely } from "@/lib/http/security-headers";
+import { continueSecurely, withSecurityHeaders } from "@/lib/http/security-headers";
 
 /**
  * Every request passes here first, in this order: a request for a host we do not serve is
  * refused; a path with a malformed percent-escape is a 400 (Next's router would throw on it and
  * answer 500); a cross-site write riding on a session cookie is refused; a request for a page's
- * Markdown twin is rewritten to it; everything else goes on to the app with the security headers.
- * Each step is one module in lib/http, so a reader finds each rule in one place.
+ * Markdown twin is rewritten to it; everything else goes on to the app with the security headers
+ * (and a refusal or a rewrite carries them too). Each step is one module in lib/http, so a reader
+ * finds each rule in one place.
  */
-export function proxy(request: NextRequest) {
-  return refuseForeignHost(request) ?? refuseMalformedPath(request) ?? refuseCrossSiteWrite(request) ?? markdownTwin(request) ?? continueSecurely(request);
+export async function proxy(request: NextRequest) {
+  const early = refuseForeignHost(request) ?? refuseMalformedPath(request) ?? refuseCrossSiteWrite(request) ?? markdownTwin(request);
+  return early ? withSecurityHeaders(early) : continueSecurely(request);
 }
 
 export const config = {

@@ -41,8 +41,14 @@ export function handle<C = { params: Promise<unknown> }>(fn: (request: Request, 
 // Six sections of at most 100,000 characters each, escaped as JSON, fit with room to spare.
 const MAX_BODY = 2_000_000;
 
-/** The request's JSON body parsed with `schema`; malformed JSON and a wrong shape are both 400s. */
+/**
+ * The request's JSON body parsed with `schema`; malformed JSON and a wrong shape are both 400s.
+ * The body must be declared application/json (415 otherwise, even when empty): a page on another
+ * origin can send text/plain or a form without asking this site first, never application/json, so
+ * this is the second lock, after lib/http/cross-site.ts, on a forged write.
+ */
 export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  requireJson(request.headers.get("content-type"));
   const tooLarge = new ApiError(400, "too-large", `the request body is larger than ${MAX_BODY / 1_000_000} MB`, { where: [{ field: "body", message: "too large" }] });
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) throw tooLarge;
   const text = await request.text();
@@ -56,6 +62,15 @@ export async function parseBody<S extends z.ZodType>(request: Request, schema: S
     }
   }
   return schema.parse(value);
+}
+
+function requireJson(contentType: string | null): void {
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json") return;
+  const got = contentType === null ? "no Content-Type" : `Content-Type ${JSON.stringify(contentType.slice(0, 100))}`;
+  throw new ApiError(415, "unsupported-media-type", `this endpoint takes a JSON body sent as Content-Type: application/json; the request has ${got}`, {
+    where: [{ field: "content-type", message: "must be application/json" }],
+  });
 }
 
 export function zodWhere(error: ZodError): Where[] {
