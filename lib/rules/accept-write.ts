@@ -89,7 +89,7 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
   const parsed = noteSchema.safeParse(input);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) findings.push({ rule: "schema", field: fieldOf(issue.path), message: issue.message });
-    // Phase and policy still speak about what they can read, so one answer lists everything.
+    // The phase rule still reads the phase field; the policy scans only a note the schema accepts.
     if (typeof input.phase === "string") findings.push(...phaseOf(input as Pick<Note, "phase">, context));
     return findings;
   }

@@ -106,6 +106,15 @@ describe("the studio's own history passes content:check", () => {
     expect(trailers).toMatch(/^Approved-by: rita [0-9a-f]{12}$/m);
   });
 
+  it("publishes a new note straight to verified: proposed on its branch, approved, promoted, published once", async () => {
+    const created = ok(await api.create(f.author, { note: fields("Experts prefetched by router history", "6 architecture") }), 201);
+    const proposed = ok(await api.transition(f.author, created.id, { to: "hypothesis", revision: created.revision }));
+    ok(await api.verdict(f.reviewer, created.id, { verdict: "approve", revision: proposed.noteRevision }), 201);
+    const published = await moveAndPublish(created.id, "verified-checkpoint");
+    expect(published.view.published).toBe(true);
+    expect(git("show", `main:notes/${created.id}.md`)).toMatch(/^status: verified-checkpoint$/m);
+  });
+
   it("supersedes a hypothesis by a newer published note, and retracts a verified one with a reason", async () => {
     const created = ok(await api.create(f.secondAuthor, { note: fields("Prefetch by predicted expert", "8–11 performance architecture") }), 201);
     b = created.id;
@@ -128,7 +137,7 @@ describe("the studio's own history passes content:check", () => {
     const { checked, findings } = await checkRepository(f.gitdir, { ref: "main", since: seed });
     expect(findings).toEqual([]);
     // create+save+propose live on draft branches; main holds the publishes and the phase commits.
-    expect(checked).toBe(8);
+    expect(checked).toBe(9);
   });
 });
 
