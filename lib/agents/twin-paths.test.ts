@@ -1,0 +1,88 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { folderView } from "./folder-view";
+import { guideTwin, homeTwin, llmsPointer, tagTwin } from "./page-twins";
+import { indexPage } from "./paging";
+import { pageOf, pageOfTwinPath, twinUrlOf } from "./twin-paths";
+import { tagPage } from "@/lib/public/pages";
+import { agentUrls } from "./urls";
+
+const view = folderView(path.resolve(__dirname, "../../content"), "c0ffee".padEnd(40, "0"));
+const urls = agentUrls("https://notes.example.org");
+
+describe("where each public page's Markdown twin is", () => {
+  it("maps every kind of public page to its twin and back", () => {
+    const pairs: [string, string, string][] = [
+      ["/", "", "/index.md"],
+      ["/", "?status=hypothesis", "/index.md?status=hypothesis"],
+      ["/agents/", "", "/agents.md"],
+      ["/search", "?q=sparse", "/search.md?q=sparse"],
+      ["/tags/sparse-attention", "", "/tags/sparse-attention.md"],
+      ["/phases/6-architecture", "", "/phases/6-architecture.md"],
+      ["/notes/AFN-016/history", "", "/notes/AFN-016/history.md"],
+      ["/notes/AFN-016", "", "/notes/AFN-016.md"],
+    ];
+    for (const [html, query, twin] of pairs) {
+      expect(twinUrlOf(html, query), html).toBe(twin);
+      expect(pageOfTwinPath(twin.split("?")[0]!), twin).toEqual(pageOf(html));
+    }
+  });
+
+  it("has no twin for the studio, the API, agent formats or a malformed path", () => {
+    for (const p of ["/studio", "/studio/notes/AFN-001", "/api/notes", "/agents", "/agents/index.json", "/notes/afn-016", "/tags/a/b"]) expect(twinUrlOf(p, ""), p).toBeNull();
+    for (const p of ["/.md", "/agents/.md", "/studio.md", "/api/notes.md", "/notes/AFN-016.md.md"]) expect(pageOfTwinPath(p), p).toBeNull();
+  });
+});
+
+describe("the twins' content", () => {
+  it("open with the /llms.txt pointer and carry the page's own text", () => {
+    const home = homeTwin(view, urls, null);
+    expect(home.split("\n")[0]).toBe(llmsPointer(urls));
+    expect(llmsPointer(urls)).toContain("https://notes.example.org/llms.txt");
+    expect(home).toContain(`# ${view.site.title}`);
+    for (const n of view.notes) expect(home).toContain(`[${n.title.replace(/([[\]])/g, "\\$1")}](https://notes.example.org/notes/${n.id}.md)`);
+    expect(home).toContain("## Start with the architecture");
+  });
+
+  it("list what the HTML page lists: a status filter's notes, a tag's notes", () => {
+    const hypotheses = homeTwin(view, urls, "hypothesis");
+    expect(hypotheses).toContain("# Status: hypothesis");
+    expect(hypotheses.match(/^- \*\*AFN-\d{3}\*\*/gm)).toEqual(["- **AFN-021**", "- **AFN-019**"]);
+    expect(homeTwin(view, urls, "nonsense")).toContain("# No such status");
+    const tag = tagPage(view, "sparse-attention")!;
+    const twin = tagTwin(view, urls, tag);
+    expect(twin.match(/^- \*\*AFN-\d{3}\*\*/gm)).toHaveLength(tag.notes.length);
+    expect(tag.notes.length).toBeGreaterThan(1);
+  });
+
+  it("the guide's twin names the MCP additions and every hard limit", () => {
+    const guide = guideTwin(view, urls, { entry: 60, capsule: 350 }, ["search_notes", "list_notes", "get_capsule", "get_note"]);
+    expect(guide).toContain("# Retrieval for agents and their operators");
+    for (const flag of ["hypothesis", "structural-only", "pinned-not-supported"]) expect(guide).toContain(`- **${flag}**: `);
+    expect(guide).toContain("retrieval_protocol");
+  });
+});
+
+describe("pages of the compact index", () => {
+  const notes = Array.from({ length: 12 }, (_, i) => ({ id: `AFN-${String(i + 1).padStart(3, "0")}` }));
+
+  it("walk every note once, in order, each page naming the next by its last note", () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let guard = 0; guard < 10; guard++) {
+      const page = indexPage(notes, cursor, 5);
+      if (!page.ok) throw new Error(page.error);
+      seen.push(...page.notes.map((n) => n.id));
+      if (!page.next) break;
+      cursor = page.next;
+    }
+    expect(seen).toEqual(notes.map((n) => n.id));
+  });
+
+  it("one page for an archive that fits, and a clear refusal for a cursor that names no note", () => {
+    expect(indexPage(notes, null, 500)).toEqual({ ok: true, notes, next: null });
+    const bad = indexPage(notes, "AFN-999", 5);
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.error).toMatch(/AFN-999.*no published note/);
+  });
+});
