@@ -47,18 +47,19 @@ export class UnknownRevisionError extends StoreError {
   }
 }
 
-/** Another writer held the ref's lock for longer than we were willing to wait. */
+/**
+ * A live writer held the ref's lock for longer than we were willing to wait. (A stale lock, left
+ * by a writer that died, is removed instead: see ./ref-lock.)
+ */
 export class RefLockedError extends StoreError {
   static override readonly brand: string = "RefLockedError";
   constructor(
     readonly ref: string,
     readonly lockFile: string,
     waitedMs: number,
+    holder = "another writer",
   ) {
-    super(
-      `${ref} is locked by another writer (${lockFile} still exists after ${waitedMs} ms); ` +
-        `if no git process or app instance is writing, the lock is stale and can be removed`,
-    );
+    super(`${ref} is being written by ${holder}: ${lockFile} was still there after ${waitedMs} ms; try again in a moment`);
     this.name = "RefLockedError";
   }
 }

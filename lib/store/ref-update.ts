@@ -1,14 +1,19 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { RefLockedError, StoreRequestError } from "./errors";
+import { createLock, removeIfStale, writeScratch, type Log } from "./ref-lock";
 import { readPackedRefs, readRefValue } from "./refs";
 import { RefConflictError, type Oid } from "./types";
 
 /**
- * Moving a ref with compare-and-swap, by git's own lock-file protocol, so the app, other app
- * instances and native git (push, update-ref, gc) all exclude each other: create `<ref>.lock`
- * exclusively, check the ref still holds what the caller read, write the new id into the lock,
- * fsync, rename it over the ref. isomorphic-git's writeRef neither compares nor locks.
+ * Moving a ref with compare-and-swap under git's lock file, so the app, other app instances and
+ * native git (push, update-ref, gc) all exclude each other: create `<ref>.lock` exclusively, check
+ * the ref still holds what the caller read, rename the new value over the ref, remove the lock.
+ * isomorphic-git's writeRef neither compares nor locks.
+ *
+ * Unlike git, the new value is not written into the lock: it is written and fsynced in a scratch
+ * file first and renamed over the ref, so that our lock holds its writer's identity for as long as
+ * it exists, and a lock left by a crash can be told from a live one (./ref-lock, the stale-lock rule).
  */
 
 const LOCK_WAIT_MS = 2000;
@@ -34,33 +39,41 @@ export function updateRef(gitdir: string, ref: string, expected: Oid | null, nex
 /** The compare-and-swap itself, under git's lock file; callers in this process hold the ref's queue. */
 export async function swapRef(gitdir: string, ref: string, expected: Oid | null, next: Oid | null): Promise<void> {
   const file = path.join(gitdir, ref);
-  const lock = await acquire(ref, `${file}.lock`);
-  let renamed = false;
+  // Written and flushed before the lock is taken, so the lock is held only for a read and a rename.
+  const value = next === null ? null : await writeScratch(gitdir, `${next}\n`, true);
   try {
-    const value = await readRefValue(gitdir, ref);
-    if (value && "symbolic" in value) throw new StoreRequestError(`${ref} is a symbolic ref (to ${value.symbolic}); write to its target`);
-    const actual = value?.oid ?? null;
-    if (actual !== expected) throw new RefConflictError(ref, expected, actual);
-    if (next === null) {
-      await removePacked(gitdir, ref);
-      await fs.rm(file, { force: true });
-    } else {
-      await lock.handle.writeFile(`${next}\n`);
-      await lock.handle.sync();
-      await lock.handle.close();
-      await rename(`${file}.lock`, file, ref);
-      renamed = true;
+    const lock = await acquireRefLock(gitdir, ref);
+    try {
+      const current = await readRefValue(gitdir, ref);
+      if (current && "symbolic" in current) throw new StoreRequestError(`${ref} is a symbolic ref (to ${current.symbolic}); write to its target`);
+      const actual = current?.oid ?? null;
+      if (actual !== expected) throw new RefConflictError(ref, expected, actual);
+      if (value === null) {
+        await removePacked(gitdir, ref);
+        await fs.rm(file, { force: true });
+      } else {
+        await rename(value, file, ref);
+      }
+    } finally {
+      await lock.release();
     }
   } finally {
-    if (!renamed) {
-      await lock.handle.close().catch(() => undefined);
-      await fs.rm(`${file}.lock`, { force: true });
-    }
+    if (value !== null) await fs.rm(value, { force: true });
   }
   if (next === null) await removeEmptyFolders(gitdir, path.posix.dirname(ref));
 }
 
-type Lock = { handle: fs.FileHandle };
+export type RefLock = { file: string; release: () => Promise<void> };
+
+/**
+ * Take `<ref>.lock` ("packed-refs" takes packed-refs.lock), waiting up to LOCK_WAIT_MS for a live
+ * holder and removing a stale one at once. Exported for the crash tests, which hold one and die.
+ */
+export async function acquireRefLock(gitdir: string, ref: string, log?: Log): Promise<RefLock> {
+  const file = `${path.join(gitdir, ref)}.lock`;
+  await acquire(gitdir, ref, file, log);
+  return { file, release: () => fs.rm(file, { force: true }) };
+}
 
 /** After deleting refs/heads/drafts/AFN-022, drop refs/heads/drafts if it is now empty, as git does. */
 async function removeEmptyFolders(gitdir: string, dir: string): Promise<void> {
@@ -73,11 +86,11 @@ async function removeEmptyFolders(gitdir: string, dir: string): Promise<void> {
   }
 }
 
-async function acquire(ref: string, lockFile: string): Promise<Lock> {
+async function acquire(gitdir: string, ref: string, lockFile: string, log?: Log): Promise<void> {
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      return { handle: await fs.open(lockFile, "wx", 0o644) };
+      return await createLock(gitdir, lockFile);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT" && attempt < 3) {
@@ -86,8 +99,10 @@ async function acquire(ref: string, lockFile: string): Promise<Lock> {
       }
       if (code !== "EEXIST") throw e;
     }
+    const judged = await removeIfStale(gitdir, lockFile, log);
+    if (judged.state === "removed") continue;
     const waited = Date.now() - started;
-    if (waited >= LOCK_WAIT_MS) throw new RefLockedError(ref, lockFile, waited);
+    if (waited >= LOCK_WAIT_MS) throw new RefLockedError(ref, lockFile, waited, judged.state === "live" ? judged.holder : undefined);
     // Jittered, growing waits: lock holders keep it for about a millisecond.
     await new Promise((r) => setTimeout(r, Math.min(50, 2 + attempt * 2) * (0.5 + Math.random())));
   }
@@ -117,8 +132,8 @@ async function rename(from: string, to: string, ref: string): Promise<void> {
 async function removePacked(gitdir: string, ref: string): Promise<void> {
   if (!(await readPackedRefs(gitdir)).has(ref)) return;
   const file = path.join(gitdir, "packed-refs");
-  const lock = await acquire("packed-refs", `${file}.lock`);
-  let renamed = false;
+  const lock = await acquireRefLock(gitdir, "packed-refs");
+  let scratch: string | null = null;
   try {
     const lines = (await fs.readFile(file, "utf8")).split("\n");
     const kept: string[] = [];
@@ -130,15 +145,10 @@ async function removePacked(gitdir: string, ref: string): Promise<void> {
       }
       kept.push(line);
     }
-    await lock.handle.writeFile(kept.join("\n"));
-    await lock.handle.sync();
-    await lock.handle.close();
-    await fs.rename(`${file}.lock`, file);
-    renamed = true;
+    scratch = await writeScratch(gitdir, kept.join("\n"), true);
+    await fs.rename(scratch, file);
   } finally {
-    if (!renamed) {
-      await lock.handle.close().catch(() => undefined);
-      await fs.rm(`${file}.lock`, { force: true });
-    }
+    if (scratch !== null) await fs.rm(scratch, { force: true });
+    await lock.release();
   }
 }

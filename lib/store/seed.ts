@@ -6,6 +6,7 @@ import { APP_IDENTITY, signatureNow } from "./commit";
 import { serializeCommit } from "./commit-object";
 import { applyChanges, planChanges, type Content } from "./edit-tree";
 import { gitFs } from "./git-fs";
+import { clearStaleRefLocks } from "./ref-lock";
 import { updateRef } from "./ref-update";
 import { listRefNames, readRef } from "./refs";
 import { Repo } from "./repo";
@@ -21,7 +22,11 @@ import { RefConflictError } from "./types";
 export const SEED_MESSAGE = "Seed the content repository from content/";
 
 export async function ensureContentRepo(gitdir: string, seedDir: string): Promise<void> {
-  if (await isRepository(gitdir)) return seedEmptyRepository(gitdir, seedDir);
+  if (await isRepository(gitdir)) {
+    // Locks a crash of the previous run left behind go now, before any save or native git meets them.
+    await clearStaleRefLocks(gitdir);
+    return seedEmptyRepository(gitdir, seedDir);
+  }
   await refuseForeignFolder(gitdir);
   const files = await readSeed(seedDir);
   await fs.mkdir(path.dirname(gitdir), { recursive: true });
