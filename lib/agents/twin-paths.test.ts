@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { folderView } from "./folder-view";
 import { guideTwin, homeTwin, llmsPointer, tagTwin } from "./page-twins";
-import { indexPage } from "./paging";
+import { indexPage, type IndexPage } from "./paging";
 import { pageOf, pageOfTwinPath, twinUrlOf } from "./twin-paths";
 import { tagPage } from "@/lib/public/pages";
 import { agentUrls } from "./urls";
@@ -70,7 +70,7 @@ describe("pages of the compact index", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let guard = 0; guard < 10; guard++) {
-      const page = indexPage(notes, cursor, 5);
+      const page: IndexPage<{ id: string }> = indexPage(notes, cursor, 5);
       if (!page.ok) throw new Error(page.error);
       seen.push(...page.notes.map((n) => n.id));
       if (!page.next) break;
