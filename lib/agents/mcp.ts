@@ -9,6 +9,7 @@ import { indexEntry, indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND, limitFlags, limitsOf } from "./limits";
 import { noteJson, noteMarkdown, noteText } from "./note-formats";
 import { capsuleSchema, flagsSchema, indexEntrySchema, limitSchema, publishedStatusSchema, searchSchema } from "./schemas";
+import { searchReady } from "@/lib/search";
 import { agentSearch, SEARCH_LIMIT } from "./search";
 import type { AgentUrls } from "./urls";
 
@@ -65,6 +66,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
       annotations: READ_ONLY,
     },
     async ({ query, limit }) => {
+      await searchReady(view);
       const doc = agentSearch(view, urls, query, limit ?? SEARCH_LIMIT.default);
       const lines = doc.results.map((r) => `${indexEntryMarkdown(view.byId.get(r.id) as Note, urls)}\n  Matched in ${r.field}: ${r.passage}`);
       return structured(doc, lines.length ? lines.join("\n") : `No published note matches "${query}".`);

@@ -1,5 +1,5 @@
 import { BOUNDARY_LABEL, SECTIONS, STATUS_LABEL, type Note } from "@/lib/notes/schema";
-import { markdownToPlainText } from "@/lib/render/plain-text";
+import { sectionPlainText } from "./plain-text-fast";
 
 /**
  * Every field of a note as searchable plain text, with how much a match there weighs and the
@@ -37,6 +37,6 @@ export function searchDocument(note: Note): SearchDocument {
     boundaries: note.boundaries.map((b) => BOUNDARY_LABEL[b]).join(" · "),
     related: note.related.join(" "),
   };
-  for (const s of SECTIONS) doc[s.key] = markdownToPlainText(note.sections[s.key]);
+  for (const s of SECTIONS) doc[s.key] = sectionPlainText(note.sections[s.key]);
   return doc;
 }

@@ -1,13 +1,17 @@
 import MiniSearch, { type SearchResult } from "minisearch";
 import type { PublishedView } from "@/lib/content/published";
+import type { Note } from "@/lib/notes/schema";
 import { SEARCH_FIELDS, searchDocument, type SearchDocument } from "./fields";
 import { passageAround } from "./passage";
 import { normalizeTerm, tokenize } from "./terms";
 
 /**
  * Full-text search over the published notes: every field, ranked (BM25 with field boosts), with
- * the passage that matched. One index per published commit, built on first use and kept while the
- * commit is current, so a commit on main is searchable on the next request.
+ * the passage that matched. There is one live index per process. A new commit moves it by the
+ * notes that changed (MiniSearch discard/add/replace), never by rebuilding it; the first build
+ * (a fresh start with nothing persisted) runs in small slices between requests, and a search that
+ * arrives meanwhile waits for it without holding up any other request. Passages are cut for the
+ * returned hits only.
  */
 
 export type SearchHit = {
@@ -23,29 +27,103 @@ export type SearchHit = {
 
 export { FIELD_LABEL } from "./fields";
 
-type Index = { search: MiniSearch<SearchDocument>; docs: Map<string, SearchDocument> };
-
 const FIELDS = SEARCH_FIELDS.map((f) => f.field);
 const BOOST: Record<string, number> = Object.fromEntries(SEARCH_FIELDS.map((f) => [f.field, f.boost]));
-const KEEP = 4; // a few recent commits: requests that started on the previous commit still finish cheaply
-const indexes = new Map<string, Index>();
+export const SEARCH_OPTIONS = { fields: FIELDS, idField: "id", tokenize, processTerm: normalizeTerm } as const;
+// Notes indexed per slice of the first build: a slice takes a few milliseconds, so a request that
+// arrives during the build waits at most that long.
+const SLICE = 24;
 
-function indexFor(view: PublishedView): Index {
-  const cached = indexes.get(view.commit);
-  if (cached) return cached;
-  const docs = new Map(view.notes.map((n) => [n.id, searchDocument(n)]));
-  const search = new MiniSearch<SearchDocument>({ fields: FIELDS, idField: "id", tokenize, processTerm: normalizeTerm });
-  search.addAll([...docs.values()]);
-  const index = { search, docs };
-  indexes.set(view.commit, index);
-  while (indexes.size > KEEP) indexes.delete(indexes.keys().next().value as string);
-  return index;
+/** The live index: which commit it holds and the note objects it was built from (one per blob). */
+export type LiveIndex = { commit: string; notes: ReadonlyMap<string, Note>; search: MiniSearch<SearchDocument> };
+type State = { live: LiveIndex | null; building: Promise<LiveIndex> | null };
+
+// On globalThis: Next loads this module once per bundle layer, and they must share one index.
+const KEY = Symbol.for("field-notes.search-index");
+const holder = globalThis as typeof globalThis & { [KEY]?: State };
+const state = (): State => (holder[KEY] ??= { live: null, building: null });
+
+export const newSearchIndex = () => new MiniSearch<SearchDocument>({ ...SEARCH_OPTIONS });
+
+/** Install an index built elsewhere (the persisted one, read at start) as the live index. */
+export function adoptIndex(live: LiveIndex): void {
+  if (!state().live) state().live = live;
+}
+
+export function liveIndex(): LiveIndex | null {
+  return state().live;
+}
+
+/**
+ * Resolves once a search on this view answers without building: the live index exists (it is
+ * moved to the view's commit by the changed notes at search time). The first build runs here, in
+ * slices; every caller awaits the same build.
+ */
+export async function searchReady(view: PublishedView): Promise<void> {
+  const s = state();
+  if (s.live) return;
+  s.building ??= buildInSlices(view).then(
+    (live) => {
+      s.live ??= live;
+      s.building = null;
+      return live;
+    },
+    (e) => {
+      s.building = null;
+      throw e;
+    },
+  );
+  await s.building;
+}
+
+async function buildInSlices(view: PublishedView): Promise<LiveIndex> {
+  const search = newSearchIndex();
+  for (let i = 0; i < view.notes.length; i += SLICE) {
+    search.addAll(view.notes.slice(i, i + SLICE).map(searchDocument));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { commit: view.commit, notes: view.byId, search };
+}
+
+/** The live index moved to the view: discard removed notes, add new ones, replace changed ones. */
+function indexAt(view: PublishedView): LiveIndex {
+  const s = state();
+  if (!s.live) {
+    // No one awaited searchReady (a script, a test): build here, at once.
+    const search = newSearchIndex();
+    search.addAll(view.notes.map(searchDocument));
+    s.live = { commit: view.commit, notes: view.byId, search };
+  }
+  const live = s.live;
+  if (live.commit === view.commit) return live;
+  moveIndex(live.search, live.notes, view.byId);
+  s.live = { commit: view.commit, notes: view.byId, search: live.search };
+  return s.live;
+}
+
+/** Apply the difference between two sets of notes to an index that holds `from`. */
+export function moveIndex(search: MiniSearch<SearchDocument>, from: ReadonlyMap<string, Note>, to: ReadonlyMap<string, Note>): number {
+  let changed = 0;
+  for (const id of from.keys()) {
+    if (!to.has(id)) {
+      search.discard(id);
+      changed++;
+    }
+  }
+  for (const [id, note] of to) {
+    const old = from.get(id);
+    if (old === note) continue;
+    if (old) search.replace(searchDocument(note));
+    else search.add(searchDocument(note));
+    changed++;
+  }
+  return changed;
 }
 
 export function searchNotes(view: PublishedView, q: string, opts: { limit?: number } = {}): SearchHit[] {
   const query = q.trim().slice(0, 500);
   if (!query) return [];
-  const { search, docs } = indexFor(view);
+  const { search } = indexAt(view);
   const results = search.search(query, {
     boost: BOOST,
     // Typing narrows: the last word may be unfinished. Long words forgive a typo; IDs and numbers do not.
@@ -55,26 +133,41 @@ export function searchNotes(view: PublishedView, q: string, opts: { limit?: numb
   });
   const phrase = normalizePhrase(query);
   const asked = new Set(phrase.split(" ")).size;
-  const hits = results.map((r) => toHit(r, docs.get(String(r.id)), phrase, asked));
+  const ranked = results.flatMap((r) => {
+    const note = view.byId.get(String(r.id));
+    return note ? [rank(r, note, phrase, asked)] : [];
+  });
   // When some note matches the whole query, notes that share only a minor part of it are noise.
-  const best = Math.max(0, ...hits.map((h) => h.coverage));
-  return hits
+  const best = Math.max(0, ...ranked.map((h) => h.coverage));
+  return ranked
     .filter((h) => best < 1 || h.coverage >= 0.25)
-    .map(({ coverage: _, ...hit }) => hit)
     .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
-    .slice(0, opts.limit ?? 50);
+    .slice(0, opts.limit ?? 50)
+    .map(({ note, result, score }) => {
+      const field = bestField(result);
+      return { id: note.id, score, field, passage: passageAround(fieldText(note, field), result.terms), terms: result.terms };
+    });
 }
 
-function toHit(result: SearchResult, doc: SearchDocument | undefined, phrase: string, asked: number): SearchHit & { coverage: number } {
-  const terms = result.terms;
+function rank(result: SearchResult, note: Note, phrase: string, asked: number) {
   // A note that matches every word of the query outranks one that matches a rare word alone.
   const coverage = Math.min(1, result.queryTerms.length / Math.max(1, asked)) ** 2;
-  const field = bestField(result);
-  const text = doc?.[field] ?? "";
   // The exact phrase in a title, tag or summary is what a reader means: let it lead.
-  const exact = phrase.includes(" ") && doc && ["title", "tags", "summary", "id", "phase", "core"].some((f) => normalizePhrase(doc[f] ?? "").includes(phrase));
-  const score = result.score * coverage * (exact ? 1.5 : 1);
-  return { id: String(result.id), score, field, passage: passageAround(text, terms), terms, coverage };
+  const exact = phrase.includes(" ") && shortFields(note).some((text) => normalizePhrase(text).includes(phrase));
+  return { id: note.id, note, result, coverage, score: result.score * coverage * (exact ? 1.5 : 1) };
+}
+
+/** The fields the exact-phrase rule reads; cheap ones, so ranking never converts a section. */
+function shortFields(note: Note): string[] {
+  return [note.title, note.tags.join(" · "), note.summary, note.id, `Phase ${note.phase}`, note.core?.label ?? ""];
+}
+
+// The plain text of a returned hit's note, kept while the note object lives (one per blob).
+const documents = new WeakMap<Note, SearchDocument>();
+function fieldText(note: Note, field: string): string {
+  let doc = documents.get(note);
+  if (!doc) documents.set(note, (doc = searchDocument(note)));
+  return doc[field] ?? "";
 }
 
 /** The field that holds the most matched words, weighted by how much a match there counts. */

@@ -8,7 +8,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
 import { noteUrl, searchUrl } from "@/lib/render/urls";
-import { FIELD_LABEL, searchNotes } from "@/lib/search";
+import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
 
 /** Full-text search, on the server: /search?q=sparse+attention works without JavaScript and can be shared. */
 
@@ -39,6 +39,7 @@ export default async function SearchPage({ searchParams }: Props) {
   await connection();
   const q = await query(searchParams);
   const view = await getPublishedView();
+  if (q) await searchReady(view);
   const hits = q ? searchNotes(view, q, { limit: 50 }) : [];
   return (
     <>

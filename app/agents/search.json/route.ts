@@ -1,5 +1,6 @@
 import { preflight, serveAgent } from "@/lib/agents/http";
 import { agentSearch, parseLimit } from "@/lib/agents/search";
+import { searchReady } from "@/lib/search";
 
 export const dynamic = "force-dynamic";
 
@@ -8,10 +9,12 @@ export function GET(request: Request) {
   const q = params.get("q")?.trim() ?? "";
   const limit = parseLimit(params.get("limit"));
   // The ETag names the commit; the URL (and so the query) is already part of any cache key.
-  return serveAgent(request, { variant: "search.json", media: "json" }, ({ view, urls }) => {
+  return serveAgent(request, { variant: "search.json", media: "json" }, async ({ view, urls }) => {
     if (!q) return { status: 400, error: "q is missing: ask /agents/search.json?q=words+of+your+task" };
     if (q.length > 500) return { status: 400, error: `q is ${q.length} characters long; at most 500` };
     if (!limit.ok) return { status: 400, error: limit.error };
+    // The first search after a start waits for the index build; other requests do not.
+    await searchReady(view);
     return { body: agentSearch(view, urls, q, limit.limit) };
   });
 }

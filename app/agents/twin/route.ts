@@ -10,7 +10,7 @@ import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedHistory } from "@/lib/content/published";
 import { diffNotes } from "@/lib/diff/sections";
 import { phasePage, tagPage } from "@/lib/public/pages";
-import { FIELD_LABEL, searchNotes } from "@/lib/search";
+import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
 
 /**
  * The Markdown twin of a public page. proxy.ts (lib/http/markdown-twin.ts) rewrites `/tags/x.md`,
@@ -37,6 +37,7 @@ export async function GET(request: Request) {
       case "guide":
         return { body: derived(view, `twin guide ${urls.base}`, () => guideTwin(view, urls, { entry: ENTRY_BUDGET, capsule: CAPSULE_BUDGET }, MCP_TOOLS)) };
       case "search":
+        if (q) await searchReady(view);
         return { body: searchTwin(view, urls, q, q ? searchNotes(view, q, { limit: 50 }) : [], FIELD_LABEL) };
       case "tag": {
         const tag = tagPage(view, page.tag);
