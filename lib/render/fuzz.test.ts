@@ -1,0 +1,107 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseNote, serializeNote } from "@/lib/notes/markdown";
+import { SECTIONS, type NoteInput } from "@/lib/notes/schema";
+import { liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";
+import { renderMarkdown } from "./markdown";
+import { markdownToPlainText } from "./plain-text";
+
+/**
+ * Note files full of hostile text, through parse → serialize → parse → render, as a commit from
+ * plain git would reach the site: the parser never fails inside (a bug it would report as an
+ * "unreadable note"), a note it accepts survives serializing unchanged, and no rendered section
+ * carries live markup. Bounded: 200 files per property.
+ */
+
+const RUNS = 200;
+
+const payload = fc.constantFrom(...XSS_PAYLOADS.map(([, p]) => p));
+const piece = fc.oneof(
+  { weight: 4, arbitrary: payload },
+  { weight: 2, arbitrary: fc.constantFrom("R&D", "<", '"', "'", ":", "- ", "#", "## Decision", "---", "```", "|", "\\", "[^1]", "AFN-001", "&amp;", "&#x6a;") },
+  { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
+  { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 10 }) },
+);
+const sep = fc.constantFrom(" ", "\n", "\n\n", "");
+const text = fc.array(fc.tuple(piece, sep), { maxLength: 8 }).map((parts) => parts.map(([p, s]) => p + s).join(""));
+
+/** One line the schema could accept: the same hostile pieces, without line breaks or controls. */
+const oneLine = (max: number) =>
+  text.map((t) => {
+    const s = [...t.toWellFormed().replace(/[\r\n\u0000-\u001f\u007f]+/g, " ").trim()].slice(0, max).join("").trim();
+    return s || "x";
+  });
+
+const sections = fc.record(Object.fromEntries(SECTIONS.map((s) => [s.key, text])) as Record<(typeof SECTIONS)[number]["key"], fc.Arbitrary<string>>);
+
+const note: fc.Arbitrary<NoteInput> = fc.record({
+  id: fc.constant("AFN-042"),
+  title: oneLine(200),
+  summary: oneLine(600),
+  status: fc.constantFrom("draft", "hypothesis", "verified-checkpoint"),
+  phase: oneLine(120),
+  tags: fc.uniqueArray(oneLine(60), { maxLength: 4, selector: (t) => t.toLowerCase() }),
+  order: fc.nat(1000),
+  sections,
+});
+
+/** A file as someone might commit it by hand: front matter lines and sections, any of them hostile. */
+const handWritten = fc
+  .tuple(fc.array(fc.tuple(fc.constantFrom("id", "title", "summary", "status", "phase", "tags", "order", "related", "x"), text), { maxLength: 8 }), fc.array(fc.tuple(fc.constantFrom(...SECTIONS.map((s) => s.heading), "Other"), text), { maxLength: 7 }))
+  .map(([front, body]) => `---\n${front.map(([k, v]) => `${k}: ${v}`).join("\n")}\n---\n\n${body.map(([h, t]) => `## ${h}\n\n${t}\n`).join("\n")}`);
+
+function expectInert(markdown: string) {
+  const html = renderMarkdown(markdown, { idPrefix: "fuzz", linkable: new Set(["AFN-001"]) });
+  expect(liveMarkup(html), `${markdown.slice(0, 200)} → ${html.slice(0, 300)}`).toEqual([]);
+  expect(typeof markdownToPlainText(markdown)).toBe("string");
+}
+
+describe("note files full of hostile text", () => {
+  it("any file text: the parser answers, with errors at a line, and never fails inside", () => {
+    fc.assert(
+      fc.property(fc.oneof(handWritten, text, fc.string({ unit: "binary", maxLength: 400 })), (source) => {
+        const parsed = parseNote(source);
+        if (parsed.ok) return;
+        for (const e of parsed.errors) {
+          expect(e.message, JSON.stringify(source.slice(0, 300))).not.toMatch(/^unreadable note/);
+          expect(e.line).toBeGreaterThanOrEqual(1);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("a note it accepts survives serialize → parse unchanged, and every section renders inert", () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(note, (input) => {
+        let file: string;
+        try {
+          file = serializeNote(input);
+        } catch {
+          return; // the schema refused it (a rule, not a crash): serializeNote only writes valid notes
+        }
+        const first = parseNote(file);
+        expect(first.ok, `${file.slice(0, 400)}\n${JSON.stringify(!first.ok && first.errors)}`).toBe(true);
+        if (!first.ok) return;
+        accepted++;
+        const again = parseNote(serializeNote(first.note));
+        expect(again).toEqual(first);
+        for (const s of SECTIONS) expectInert(first.note.sections[s.key]);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(accepted, "most generated notes are valid, so the render checks run").toBeGreaterThan(RUNS / 2);
+  }, 120_000);
+
+  it("sections of hand-written files render inert, whatever the parser made of the file", () => {
+    fc.assert(
+      fc.property(handWritten, text, (source, extra) => {
+        expectInert(extra);
+        const parsed = parseNote(source);
+        if (parsed.ok) for (const s of SECTIONS) expectInert(parsed.note.sections[s.key]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
