@@ -3,13 +3,25 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseNote } from "@/lib/notes/markdown";
 import { parsePhase, phaseSchema, serializePhase, type Phase, type PhaseInput } from "@/lib/phases/schema";
-import { checkNotePhase, checkPhaseChange, checkPhaseClose, checkPhaseReopen, deltaOf, type PhaseNoteFact } from "./phase-closeout";
+import { acceptWrite } from "./accept-write";
+import { checkNotePhase, checkPhaseChange, deltaOf, proposeClose, proposeReopen, type PhaseNoteFact } from "./phase-closeout";
 
 const author = { id: "ada", role: "author" as const };
 const reviewer = { id: "grace", role: "reviewer" as const };
 const phase = (p: Partial<PhaseInput> = {}): Phase => phaseSchema.parse({ name: "6 architecture", slug: "6-architecture", status: "open", opened: "2026-10-01", ...p });
 const fact = (id: string, status: PhaseNoteFact["status"], verifiedAt: string | null, phaseName = "6 architecture"): PhaseNoteFact => ({ id, phase: phaseName, status, verifiedAt });
 const WHY = "The phase only moved code between files; no architecture decision changed.";
+
+/** A close as the studio asks for it: the proposed phase, judged by the acceptance function. */
+async function close(p: Phase, notes: PhaseNoteFact[], actor: typeof author | typeof reviewer, noDeltaWhy?: string) {
+  const next = proposeClose({ phase: p, notes, actor, today: "2026-12-02", noDeltaWhy });
+  const v = await acceptWrite({ kind: "phase-close", before: p, after: next, actor, context: { facts: notes } });
+  return { allowed: v.allowed, unmet: v.findings.map((f) => f.message), closeout: v.allowed ? next.closeout : undefined, delta: deltaOf(p, notes) };
+}
+const reopen = async (p: Phase, actor: typeof author | typeof reviewer, reason: string) => {
+  const v = await acceptWrite({ kind: "phase-reopen", before: p, after: proposeReopen(p, actor, "2026-12-02", reason), actor, context: { facts: [] } });
+  return { allowed: v.allowed, unmet: v.findings.map((f) => f.message) };
+};
 
 describe("closing a phase", () => {
   const cases: { name: string; notes: PhaseNoteFact[]; why?: string; actor?: typeof author | typeof reviewer; p?: Partial<PhaseInput>; allowed: boolean; unmet?: RegExp; kind?: "delta" | "no-delta"; delta?: string[] }[] = [
@@ -26,8 +38,8 @@ describe("closing a phase", () => {
     { name: "no opened date: any verification counts", notes: [fact("AFN-016", "verified-checkpoint", "2020-01-01T00:00:00Z")], p: { opened: undefined }, allowed: true, kind: "delta" },
   ];
   for (const c of cases) {
-    it(c.name, () => {
-      const v = checkPhaseClose({ phase: phase(c.p), notes: c.notes, actor: c.actor ?? author, today: "2026-12-02", noDeltaWhy: c.why });
+    it(c.name, async () => {
+      const v = await close(phase(c.p), c.notes, c.actor ?? author, c.why);
       expect(v.allowed).toBe(c.allowed);
       if (c.unmet) expect(v.unmet.join("\n")).toMatch(c.unmet);
       if (c.kind) expect(v.closeout?.kind).toBe(c.kind);
@@ -36,16 +48,19 @@ describe("closing a phase", () => {
     });
   }
 
-  it("lists every unmet requirement at once", () => {
-    const v = checkPhaseClose({ phase: phase({ status: "closed", closed: "2026-11-03", closeout: { kind: "no-delta", by: "ada", at: "2026-11-03", why: WHY } }), notes: [], actor: reviewer, today: "2026-12-02" });
-    expect(v.unmet).toHaveLength(3);
+  it("lists every unmet requirement at once", async () => {
+    const v = await close(phase(), [], reviewer, "nothing");
+    expect(v.unmet).toEqual(["only authors close a phase", expect.stringMatching(/at least 20 characters/)]);
+    // Closing a closed phase is not a close at all: who asks, and that it is closed, is all there is to say.
+    const again = await close(phase({ status: "closed", closed: "2026-11-03", closeout: { kind: "no-delta", by: "ada", at: "2026-11-03", why: WHY } }), [], reviewer);
+    expect(again.unmet).toEqual(["only authors close a phase", "phase 6 architecture is already closed"]);
   });
 
-  it("reopens only a closed phase, by an author, with a reason", () => {
+  it("reopens only a closed phase, by an author, with a reason", async () => {
     const closed = phase({ status: "closed", closed: "2026-11-03", closeout: { kind: "no-delta", by: "ada", at: "2026-11-03", why: WHY } });
-    expect(checkPhaseReopen(closed, author, "AFN-016's evidence did not hold").allowed).toBe(true);
-    expect(checkPhaseReopen(closed, author, "  ").unmet).toEqual(["reopening a closed phase needs a reason"]);
-    expect(checkPhaseReopen(phase(), reviewer, "x").unmet).toHaveLength(2);
+    expect((await reopen(closed, author, "AFN-016's evidence did not hold")).allowed).toBe(true);
+    expect((await reopen(closed, author, "  ")).unmet).toEqual(["reopening a closed phase needs a reason"]);
+    expect((await reopen(phase(), reviewer, "x")).unmet).toEqual(["only authors reopen a phase", "phase 6 architecture is not closed"]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Note, Status } from "@/lib/notes/schema";
 import type { Closeout, Phase } from "@/lib/phases/schema";
-import type { Actor, TransitionVerdict } from "./status-machine";
+import type { Actor } from "./status-machine";
 
 /**
  * The closeout contract (AFN-015): a verified phase closes with a decision delta — at least one
@@ -32,36 +32,6 @@ export type CloseRequest = {
   /** The "no new decision delta" record's words, when the phase closes without a delta. */
   noDeltaWhy?: string;
 };
-
-export type CloseVerdict = TransitionVerdict & { closeout?: Closeout; delta: string[] };
-
-export function checkPhaseClose({ phase, notes, actor, today, noDeltaWhy }: CloseRequest): CloseVerdict {
-  const unmet: string[] = [];
-  const delta = deltaOf(phase, notes);
-  if (actor.role !== "author") unmet.push("only authors close a phase");
-  if (phase.status === "closed") unmet.push(`phase ${phase.name} is already closed`);
-  const why = noDeltaWhy?.trim() ?? "";
-  let closeout: Closeout | undefined;
-  if (why) {
-    if (why.length < 20) unmet.push("the no-delta record must say in words (at least 20 characters) why the phase adds no decision");
-    else closeout = { kind: "no-delta", by: actor.id, at: today, why };
-  } else if (delta.length > 0) {
-    closeout = { kind: "delta", notes: delta, by: actor.id, at: today };
-  } else {
-    unmet.push(
-      `no decision delta: no note of phase ${phase.name} became verified while it was open; publish a verified note of this phase, or record why there is no new decision`,
-    );
-  }
-  return { allowed: unmet.length === 0, unmet, delta, closeout: unmet.length === 0 ? closeout : undefined };
-}
-
-export function checkPhaseReopen(phase: Phase, actor: Actor, reason?: string): TransitionVerdict {
-  const unmet: string[] = [];
-  if (actor.role !== "author") unmet.push("only authors reopen a phase");
-  if (phase.status !== "closed") unmet.push(`phase ${phase.name} is not closed`);
-  if (!reason?.trim()) unmet.push("reopening a closed phase needs a reason");
-  return { allowed: unmet.length === 0, unmet };
-}
 
 /**
  * A phase file changed between two commits (plain git or the app): the same contract, read from
