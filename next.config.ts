@@ -4,7 +4,13 @@ const nextConfig: NextConfig = {
   // Lets two builds (or a build and a dev server) live side by side in one checkout.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // The git store reads the content repository from disk; keep these out of the bundle.
-  serverExternalPackages: ["isomorphic-git", "@secretlint/core", "@secretlint/secretlint-rule-preset-recommend"],
+  serverExternalPackages: [
+    "isomorphic-git",
+    // One module instance of the profiler for core and for the credential scan, which switches it off.
+    "@secretlint/core",
+    "@secretlint/profiler",
+    "@secretlint/secretlint-rule-preset-recommend",
+  ],
   poweredByHeader: false,
   // The agent guide's canonical path is /agents/ (with the slash): proxy.ts redirects /agents to it
   // and strips the slash from every other path, as Next's own redirect would (lib/http/markdown-twin.ts).

@@ -13,8 +13,23 @@ import type { PolicyHit } from "./archive-policy-patterns";
 // secretlint 11's profiler records a performance mark per rule per lint and scans every recorded
 // mark on each new one, so a long-running server slows down quadratically and never frees them
 // (secretlint/secretlint#1633; upstream later made profiling opt-in, #1673). We never read the
-// profile, so marks are switched off for this process.
+// profile, so marks are switched off for this process. This only works on the module instance
+// @secretlint/core marks on: next.config.ts keeps both packages external, so the server bundle
+// does not get a copy of its own (issue 14, finding 2).
 secretLintProfiler.mark = () => {};
+
+// If a second copy ever comes back (a bundler change, a duplicate install), core's marks reach the
+// process's performance timeline: say so once, loudly, instead of slowing down without a trace.
+let copyChecked = false;
+function checkOneProfilerCopy() {
+  if (copyChecked) return;
+  copyChecked = true;
+  if (performance.getEntriesByType("mark").some((m) => m.name.startsWith("@core>"))) {
+    console.error(
+      "credential scan: @secretlint/core is recording profiler marks on a copy of @secretlint/profiler this module did not switch off; every scan will be slower than the last. Keep @secretlint/profiler in serverExternalPackages (next.config.ts).",
+    );
+  }
+}
 
 type LintConfig = Parameters<typeof lintSource>[0]["options"]["config"];
 
@@ -86,6 +101,7 @@ async function secretlintHits(text: string): Promise<PolicyHit[]> {
       source: { content: text, filePath: "note.md", ext: ".md", contentType: "text" },
       options: { config, maskSecrets: true, noPhysicFilePath: true },
     });
+    checkOneProfilerCopy();
     return result.messages.map((m) => {
       const [start, end] = m.range;
       const matched = text.slice(start, end);
