@@ -38,8 +38,8 @@ const api = {
     comments.POST(request(c, "POST", `${base(id)}/threads/${thread}/comments`, body), params({ id, thread })).then(answer),
   edit: (c: Caller, id: string, thread: string, cid: string, body: unknown) =>
     comment.PATCH(request(c, "PATCH", `${base(id)}/threads/${thread}/comments/${cid}`, body), params({ id, thread, comment: cid })).then(answer),
-  resolve: (c: Caller, id: string, thread: string) => resolve.POST(request(c, "POST", `${base(id)}/threads/${thread}/resolve`), params({ id, thread })).then(answer),
-  reopen: (c: Caller, id: string, thread: string) => reopen.POST(request(c, "POST", `${base(id)}/threads/${thread}/reopen`), params({ id, thread })).then(answer),
+  resolve: (c: Caller, id: string, thread: string) => resolve.POST(request(c, "POST", `${base(id)}/threads/${thread}/resolve`, {}), params({ id, thread })).then(answer),
+  reopen: (c: Caller, id: string, thread: string) => reopen.POST(request(c, "POST", `${base(id)}/threads/${thread}/reopen`, {}), params({ id, thread })).then(answer),
   verdicts: (c: Caller, id: string) => verdicts.GET(request(c, "GET", `${base(id)}/verdicts`), params({ id })).then(answer),
   verdict: (c: Caller, id: string, body: unknown) => verdicts.POST(request(c, "POST", `${base(id)}/verdicts`, body), params({ id })).then(answer),
   transition: (c: Caller, id: string, body: unknown) => transitions.POST(request(c, "POST", `${base(id)}/transitions`, body), params({ id })).then(answer),
