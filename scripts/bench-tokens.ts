@@ -8,6 +8,7 @@ import { withLlmsPointer } from "@/lib/agents/page-twins";
 import { llmsFullTxt, llmsTxt } from "@/lib/agents/llms-txt";
 import { TOKENIZER, tokens } from "@/lib/agents/tokens";
 import { agentUrls } from "@/lib/agents/urls";
+import { parsePhase, PHASES_DIR } from "@/lib/phases/schema";
 
 /**
  * What the agent formats cost a model, in real tokens, over the notes in content/:
@@ -31,7 +32,18 @@ const capsules = view.notes.map((n) => {
   // As served: the capsule's Markdown after the /llms.txt pointer every Markdown answer opens with.
   return { id: n.id, tokens: tokens(withLlmsPointer(capsuleMarkdown(capsule), urls)), clipped: /clipped here/.test(capsule.open_full_note.when) };
 });
-const llms = tokens(llmsTxt(view, urls));
+// The phases of content/, as /llms.txt lists them (a phase's decision delta needs the git history,
+// so it is left empty here: at most a few note IDs fewer than the server's file).
+const phasesDir = path.join(root, "content", PHASES_DIR);
+const phases = (fs.existsSync(phasesDir) ? fs.readdirSync(phasesDir) : [])
+  .filter((f) => f.endsWith(".yaml"))
+  .flatMap((f) => {
+    const parsed = parsePhase(fs.readFileSync(path.join(phasesDir, f), "utf8"));
+    return parsed.ok ? [{ file: `${PHASES_DIR}/${f}`, phase: parsed.phase, notes: view.notes.filter((n) => n.phase === parsed.phase.name), delta: [] }] : [];
+  });
+const llmsText = llmsTxt(view, urls, phases);
+if (process.env.BENCH_PRINT) console.log(llmsText);
+const llms = tokens(llmsText);
 const indexMd = compactIndexMarkdown(view, urls);
 const twoRequests = llms + Math.max(...capsules.map((x) => x.tokens));
 const PATH_BUDGET = 2500;

@@ -18,7 +18,7 @@ import type { AgentUrls } from "./urls";
 
 /** The first line of every Markdown answer. */
 export function llmsPointer(urls: AgentUrls): string {
-  return `> For agents: the index of this archive is ${urls.llms} (one line per note, each linking its capsule).`;
+  return `> For agents: the index of this archive is ${urls.llms}`;
 }
 
 export function withLlmsPointer(markdown: string, urls: AgentUrls): string {
