@@ -1,6 +1,8 @@
 "use client";
 
+import { useMemo } from "react";
 import MDEditor, { type ICommand } from "@uiw/react-md-editor/nohighlight";
+import { previewOptions } from "@/lib/render/preview";
 
 /**
  * One section's Markdown editor with a live preview. Loaded only by the studio's editor (through
@@ -15,6 +17,8 @@ export default function MarkdownField(props: {
   invalid: boolean;
   readOnly: boolean;
 }) {
+  // The public pages' sanitising rules, so the preview shows what publishing will show.
+  const preview = useMemo(() => previewOptions(props.id), [props.id]);
   return (
     <MDEditor
       value={props.value}
@@ -23,6 +27,7 @@ export default function MarkdownField(props: {
       height={220}
       visibleDragbar
       commandsFilter={hideIcons}
+      previewOptions={preview}
       textareaProps={{
         id: props.id,
         onBlur: props.onBlur,

@@ -5,7 +5,7 @@ import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
-import { unified } from "unified";
+import { unified, type PluggableList } from "unified";
 import { NOTE_ID } from "@/lib/notes/schema";
 import { remarkNoteMentions } from "./mentions";
 
@@ -52,16 +52,31 @@ function render(markdown: string, options: RenderOptions): string {
   const prefix = `${options.idPrefix ?? "md"}-`;
   const file = unified()
     .use(remarkParse)
-    .use(remarkGfm)
-    .use(remarkHtmlAsText)
-    .use(remarkSectionHeadings)
-    .use(remarkNoteMentions, { linkable: options.linkable })
-    .use(remarkRehype, { clobberPrefix: "" })
-    .use(rehypeSanitize, { ...defaultSchema, clobberPrefix: prefix })
-    .use(rehypeLinks, { prefix })
+    .use(sectionRemarkPlugins(options))
+    .use(remarkRehype, SECTION_REMARK_REHYPE)
+    .use(sectionRehypePlugins(prefix))
     .use(rehypeStringify)
     .processSync(markdown);
   return String(file);
+}
+
+/**
+ * The steps between parsing and HTML, as plugin lists, so the studio's live preview (which parses
+ * and turns Markdown into HTML with react-markdown) runs exactly the public pages' rules.
+ */
+export function sectionRemarkPlugins(options: Pick<RenderOptions, "linkable"> = {}): PluggableList {
+  return [remarkGfm, remarkHtmlAsText, remarkSectionHeadings, [remarkNoteMentions, { linkable: options.linkable }]];
+}
+
+/** Ids are prefixed once, by rehype-sanitize, not also by remark-rehype. */
+export const SECTION_REMARK_REHYPE = { clobberPrefix: "" } as const;
+
+/** Sanitising (GitHub's schema: no script, handler, style or javascript:/data:/vbscript: URL), then link attributes. */
+export function sectionRehypePlugins(prefix: string): PluggableList {
+  return [
+    [rehypeSanitize, { ...defaultSchema, clobberPrefix: prefix }],
+    [rehypeLinks, { prefix }],
+  ];
 }
 
 /** `<b>`, `Vec<T>` and `<script>` alike read as typed: the source is shown, nothing is interpreted. */
