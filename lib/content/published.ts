@@ -1,5 +1,5 @@
 import { getContentStore } from "@/lib/store";
-import type { Oid, Revision } from "@/lib/store/types";
+import type { Oid, Revision, Snapshot } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { parseSite, SITE_FILE, type Site } from "./site";
 import { mentionedIds } from "./links";
@@ -8,6 +8,10 @@ import { mentionedIds } from "./links";
  * The published view: what the public and agents may see. Built only from `main`, only from
  * notes whose status is published (never draft), and cached by the commit it was built from, so a
  * commit on main (from the app or from plain git) shows on the next request.
+ *
+ * A new commit's view is derived from the previous one: the store's snapshot reuses every note
+ * whose blob did not change (same object), so only the notes that differ are re-sorted and have
+ * their links re-read. One view per process, on globalThis, shared by Next's bundle layers.
  */
 
 export const PUBLISHED_REF = "refs/heads/main";
@@ -20,52 +24,156 @@ export type PublishedView = {
   byId: ReadonlyMap<string, Note>;
   /** The "start with the architecture" decisions, by core rank. */
   core: Note[];
-  /** id → ids of published notes that mention or relate to it. */
+  /** id → ids of published notes that mention or relate to it, in editorial order. */
   backlinks: ReadonlyMap<string, string[]>;
 };
 
-let last: { commit: Oid; view: Promise<PublishedView> } | null = null;
+type Derived = PublishedView & {
+  /** The text of site.yaml, so an unchanged site is not parsed again. */
+  siteText: string;
+  /** target id → published notes linking to it (targets need not be published). */
+  linkers: ReadonlyMap<string, ReadonlySet<string>>;
+};
+
+type State = { last: { commit: Oid; view: Promise<Derived> } | null; base: Derived | null };
+const KEY = Symbol.for("field-notes.published-view");
+const holder = globalThis as typeof globalThis & { [KEY]?: State };
+const state = (): State => (holder[KEY] ??= { last: null, base: null });
 
 export async function getPublishedView(): Promise<PublishedView> {
   const store = await getContentStore();
   const commit = await store.resolve(PUBLISHED_REF);
   if (!commit) throw new Error(`the content repository has no ${PUBLISHED_REF}`);
-  if (last?.commit === commit) return last.view;
+  const s = state();
+  if (s.last?.commit === commit) return s.last.view;
   const view = buildView(commit);
-  last = { commit, view };
-  // A failed build (a broken site.yaml, a read error) is retried on the next request, not kept.
-  view.catch(() => {
-    if (last?.view === view) last = null;
-  });
+  s.last = { commit, view };
+  view.then(
+    (v) => {
+      s.base = v;
+    },
+    // A failed build (a broken site.yaml, a read error) is retried on the next request, not kept.
+    () => {
+      if (s.last?.view === view) s.last = null;
+    },
+  );
   return view;
 }
 
-async function buildView(commit: Oid): Promise<PublishedView> {
+async function buildView(commit: Oid): Promise<Derived> {
   const store = await getContentStore();
   const [snapshot, siteText] = await Promise.all([store.snapshot(commit), store.readFile(commit, SITE_FILE)]);
   if (siteText === null) throw new Error(`${SITE_FILE} is missing from the content repository at ${commit}`);
-  const notes = snapshot.notes
-    .flatMap((s) => (s.ok && s.id === s.note.id && isPublishedStatus(s.note.status) ? [s.note] : []))
-    .sort(byEditorialOrder);
-  const byId = new Map(notes.map((n) => [n.id, n]));
-  const core = notes.filter((n) => n.core).sort((a, b) => (a.core?.rank ?? 0) - (b.core?.rank ?? 0));
-  return { commit, site: parseSite(siteText), notes, byId, core, backlinks: backlinksOf(notes) };
+  const base = state().base;
+  return deriveView(base, snapshot, base?.siteText === siteText ? base.site : parseSite(siteText), siteText);
 }
 
-function byEditorialOrder(a: Note, b: Note) {
-  return b.order - a.order || a.id.localeCompare(b.id);
+/** The published notes of a snapshot, by id. */
+export function publishedNotes(snapshot: Snapshot): Map<string, Note> {
+  const out = new Map<string, Note>();
+  for (const s of snapshot.notes) if (s.ok && s.id === s.note.id && isPublishedStatus(s.note.status)) out.set(s.id, s.note);
+  return out;
 }
 
-function backlinksOf(notes: Note[]): Map<string, string[]> {
-  const ids = new Set(notes.map((n) => n.id));
-  const links = new Map<string, string[]>();
+/**
+ * The view of `snapshot`, from `base` (the previous view, or null for a full build). Exported for
+ * the test that holds it equal to a full build after any sequence of commits.
+ */
+export function deriveView(base: Derived | null, snapshot: Snapshot, site: Site, siteText = ""): Derived {
+  const byId = publishedNotes(snapshot);
+  const changed = base ? changedIds(base.byId, byId) : null;
+  // Many changes at once (a big push): a full sort and link scan is as cheap as patching.
+  if (!base || !changed || changed.size > Math.max(64, byId.size / 8)) return fullView(snapshot.commit, byId, site, siteText);
+  if (changed.size === 0) return { ...base, commit: snapshot.commit, site, siteText, byId };
+
+  const notes = base.notes.filter((n) => !changed.has(n.id));
+  for (const id of changed) {
+    const note = byId.get(id);
+    if (note) notes.splice(insertAt(notes, note), 0, note);
+  }
+  // Links: drop what the changed notes linked to before, add what they link to now.
+  const linkers = new Map(base.linkers);
+  const touched = new Set<string>(changed);
+  const edit = (target: string, source: string, add: boolean) => {
+    const set = new Set(linkers.get(target) ?? []);
+    if (add) set.add(source);
+    else set.delete(source);
+    if (set.size) linkers.set(target, set);
+    else linkers.delete(target);
+    touched.add(target);
+  };
+  for (const id of changed) {
+    const before = base.byId.get(id);
+    const after = byId.get(id);
+    for (const t of before ? linksOf(before) : []) edit(t, id, false);
+    for (const t of after ? linksOf(after) : []) edit(t, id, true);
+  }
+  const backlinks = new Map(base.backlinks);
+  for (const target of touched) {
+    const list = byId.has(target) ? sortedSources(linkers.get(target), byId) : [];
+    if (list.length) backlinks.set(target, list);
+    else backlinks.delete(target);
+  }
+  const coreChanged = [...changed].some((id) => base.byId.get(id)?.core || byId.get(id)?.core);
+  const core = coreChanged ? coreOf(notes) : base.core;
+  return { commit: snapshot.commit, site, siteText, notes, byId, core, backlinks, linkers };
+}
+
+function fullView(commit: Oid, byId: Map<string, Note>, site: Site, siteText: string): Derived {
+  const notes = [...byId.values()].sort(byEditorialOrder);
+  const linkers = new Map<string, Set<string>>();
   for (const note of notes) {
-    for (const target of new Set([...note.related, ...mentionedIds(note)])) {
-      if (target === note.id || !ids.has(target)) continue;
-      links.set(target, [...(links.get(target) ?? []), note.id]);
+    for (const target of linksOf(note)) {
+      let set = linkers.get(target);
+      if (!set) linkers.set(target, (set = new Set()));
+      set.add(note.id);
     }
   }
-  return links;
+  const backlinks = new Map<string, string[]>();
+  for (const [target, sources] of linkers) {
+    if (byId.has(target)) backlinks.set(target, sortedSources(sources, byId));
+  }
+  return { commit, site, siteText, notes, byId, core: coreOf(notes), backlinks, linkers };
+}
+
+function changedIds(before: ReadonlyMap<string, Note>, after: ReadonlyMap<string, Note>): Set<string> {
+  const out = new Set<string>();
+  for (const id of before.keys()) if (!after.has(id)) out.add(id);
+  for (const [id, note] of after) if (before.get(id) !== note) out.add(id);
+  return out;
+}
+
+// A note's links are read once per note object (one per blob): mentions scan every section.
+const links = new WeakMap<Note, string[]>();
+function linksOf(note: Note): string[] {
+  let out = links.get(note);
+  if (!out) {
+    out = [...new Set([...note.related, ...mentionedIds(note)])].filter((t) => t !== note.id);
+    links.set(note, out);
+  }
+  return out;
+}
+
+function sortedSources(sources: ReadonlySet<string> | undefined, byId: ReadonlyMap<string, Note>): string[] {
+  return [...(sources ?? [])].map((id) => byId.get(id)!).sort(byEditorialOrder).map((n) => n.id);
+}
+
+const coreOf = (notes: Note[]) => notes.filter((n) => n.core).sort((a, b) => (a.core?.rank ?? 0) - (b.core?.rank ?? 0));
+
+/** Where `note` goes in a list sorted by editorial order (binary search). */
+function insertAt(notes: Note[], note: Note): number {
+  let lo = 0;
+  let hi = notes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (byEditorialOrder(notes[mid]!, note) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function byEditorialOrder(a: Note, b: Note) {
+  return b.order - a.order || a.id.localeCompare(b.id);
 }
 
 export async function getPublishedNote(id: string): Promise<Note | null> {

@@ -5,34 +5,58 @@ import type { Revision } from "@/lib/store/types";
 /**
  * When each published note last changed, and who changed it: the newest commit on main that touched
  * its file, as of the view's commit (the note is published there, so that commit is a published
- * revision). Kept per commit; the store remembers file histories, so a new commit walks only itself.
+ * revision). Kept per commit, one copy per process (on globalThis). When main moved by one commit,
+ * the new dates come from the previous ones and the notes that commit changed (a note object is
+ * one blob, so a different object is a changed file); otherwise every note's history is read, which
+ * the store remembers per file, so it walks only commits it has not seen.
  */
 
-let last: { commit: string; changes: Promise<ReadonlyMap<string, Revision>> } | null = null;
+type Changes = ReadonlyMap<string, Revision>;
+type State = { last: { commit: string; changes: Promise<Changes> } | null; done: { view: PublishedView; changes: Changes } | null };
+const KEY = Symbol.for("field-notes.last-changes");
+const holder = globalThis as typeof globalThis & { [KEY]?: State };
+const state = (): State => (holder[KEY] ??= { last: null, done: null });
 
-export function lastChanges(view: PublishedView): Promise<ReadonlyMap<string, Revision>> {
-  if (last?.commit === view.commit) return last.changes;
-  const changes = load(view);
-  last = { commit: view.commit, changes };
-  // A failed read is retried on the next request, not remembered for the commit.
-  changes.catch(() => {
-    if (last?.changes === changes) last = null;
-  });
+export function lastChanges(view: PublishedView): Promise<Changes> {
+  const s = state();
+  if (s.last?.commit === view.commit) return s.last.changes;
+  const changes = load(view, s.done);
+  s.last = { commit: view.commit, changes };
+  changes.then(
+    (c) => {
+      s.done = { view, changes: c };
+    },
+    // A failed read is retried on the next request, not remembered for the commit.
+    () => {
+      if (s.last?.changes === changes) s.last = null;
+    },
+  );
   return changes;
 }
 
-async function load(view: PublishedView): Promise<ReadonlyMap<string, Revision>> {
+async function load(view: PublishedView, base: State["done"]): Promise<Changes> {
   const store = await getContentStore();
+  if (base) {
+    const [revision] = await store.log(view.commit, { limit: 1 });
+    if (revision && revision.parents[0] === base.view.commit) return nextChanges(base.view, base.changes, view, revision);
+  }
   const entries = await Promise.all(
     view.notes.map(async (note) => {
-      const [latest] = await store.history(`notes/${note.id}.md`, view.commit);
+      const [latest] = await store.history(`notes/${note.id}.md`, view.commit, { limit: 1 });
       return latest ? ([note.id, latest] as const) : null;
     }),
   );
   return new Map(entries.filter((e) => e !== null));
 }
 
+/** The dates of a view one commit (`revision`) after `before`: its changed notes changed in that commit. */
+export function nextChanges(before: PublishedView, changes: Changes, after: PublishedView, revision: Revision): Changes {
+  const out = new Map(changes);
+  for (const id of changes.keys()) if (!after.byId.has(id)) out.delete(id);
+  for (const [id, note] of after.byId) if (before.byId.get(id) !== note) out.set(id, revision);
+  return out;
+}
+
 export async function lastChange(view: PublishedView, id: string): Promise<Revision | null> {
   return (await lastChanges(view)).get(id) ?? null;
 }
-

@@ -8,7 +8,7 @@ import { normalizeTerm, tokenize } from "./terms";
 /**
  * Full-text search over the published notes: every field, ranked (BM25 with field boosts), with
  * the passage that matched. There is one live index per process. A new commit moves it by the
- * notes that changed (MiniSearch discard/add/replace), never by rebuilding it; the first build
+ * notes that changed (MiniSearch remove/add), never by rebuilding it; the first build
  * (a fresh start with nothing persisted) runs in small slices between requests, and a search that
  * arrives meanwhile waits for it without holding up any other request. Passages are cut for the
  * returned hits only.
@@ -85,7 +85,7 @@ async function buildInSlices(view: PublishedView): Promise<LiveIndex> {
   return { commit: view.commit, notes: view.byId, search };
 }
 
-/** The live index moved to the view: discard removed notes, add new ones, replace changed ones. */
+/** The live index, moved to the view by the notes that differ. */
 function indexAt(view: PublishedView): LiveIndex {
   const s = state();
   if (!s.live) {
@@ -101,20 +101,22 @@ function indexAt(view: PublishedView): LiveIndex {
   return s.live;
 }
 
-/** Apply the difference between two sets of notes to an index that holds `from`. */
+/**
+ * Apply the difference between two sets of notes to an index that holds `from`. A note leaves by
+ * `remove` with its old document, so term statistics (and so scores) are exactly a fresh build's.
+ */
 export function moveIndex(search: MiniSearch<SearchDocument>, from: ReadonlyMap<string, Note>, to: ReadonlyMap<string, Note>): number {
   let changed = 0;
-  for (const id of from.keys()) {
-    if (!to.has(id)) {
-      search.discard(id);
-      changed++;
-    }
+  for (const [id, old] of from) {
+    const note = to.get(id);
+    if (note === old) continue;
+    search.remove(searchDocument(old));
+    if (note) search.add(searchDocument(note));
+    changed++;
   }
   for (const [id, note] of to) {
-    const old = from.get(id);
-    if (old === note) continue;
-    if (old) search.replace(searchDocument(note));
-    else search.add(searchDocument(note));
+    if (from.has(id)) continue;
+    search.add(searchDocument(note));
     changed++;
   }
   return changed;
