@@ -137,7 +137,7 @@ function reasonsOnDraft(ctx: NoteContext): string | undefined {
  */
 async function refuseIfMainChanged(store: ContentStore, copy: WorkingCopy, acknowledged: string | undefined) {
   const path = notePath(copy.id);
-  const [lastOnMain] = await store.history(path, MAIN_REF, { limit: 1 });
+  const [lastOnMain] = await store.history(path, copy.mainHead, { limit: 1 });
   if (!lastOnMain || lastOnMain.blob === null) return;
   const draftLine = await store.history(path, copy.revision);
   if (draftLine.some((r) => r.commit === lastOnMain.commit)) return;
