@@ -1,5 +1,6 @@
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { etagFor, originFor, originVary } from "@/lib/http/origin";
+import { cachedBytes, encodedFor } from "./bytes";
 import { agentUrls, type AgentUrls } from "./urls";
 
 /**
@@ -66,16 +67,31 @@ export async function serveAgent(
   };
   if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
 
-  let built: Built;
-  try {
-    built = await build({ view, urls, request });
-  } catch (e) {
-    console.error(`agent route ${new URL(request.url).pathname} failed`, e);
-    return failure(options.media, 500, `could not build this document: ${(e as Error).message}`, view.commit);
-  }
-  if ("error" in built) return failure(options.media, built.status, built.error, view.commit);
-  const body = typeof built.body === "string" ? built.body : `${JSON.stringify(built.body, null, 2)}\n`;
-  return new Response(body, { status: 200, headers: { ...headers, "Content-Type": MEDIA[options.media] } });
+  // Built and serialised once per commit, origin and URL; compressed once per encoding.
+  const url = new URL(request.url);
+  let refusal: Response | null = null;
+  const encoded = await cachedBytes(view, `${etag} ${url.pathname}${url.search}`, async () => {
+    let built: Built;
+    try {
+      built = await build({ view, urls, request });
+    } catch (e) {
+      console.error(`agent route ${url.pathname} failed`, e);
+      refusal = failure(options.media, 500, `could not build this document: ${(e as Error).message}`, view.commit);
+      return null;
+    }
+    if ("error" in built) {
+      refusal = failure(options.media, built.status, built.error, view.commit);
+      return null;
+    }
+    return typeof built.body === "string" ? built.body : `${JSON.stringify(built.body, null, 2)}\n`;
+  });
+  // A concurrent request that shared a failed build has no refusal of its own: build it again.
+  if (!encoded) return refusal ?? serveAgent(request, options, build);
+  const { body, encoding } = await encodedFor(request.headers.get("accept-encoding"), encoded);
+  const vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : "Accept-Encoding";
+  const sent: Record<string, string> = { ...headers, Vary: vary, "Content-Type": MEDIA[options.media], "Content-Length": String(body.length) };
+  if (encoding) sent["Content-Encoding"] = encoding;
+  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: sent });
 }
 
 /** The answer to a CORS preflight on any agent GET route. */

@@ -1,0 +1,44 @@
+import zlib from "node:zlib";
+import { describe, expect, it } from "vitest";
+import type { PublishedView } from "@/lib/content/published";
+import { cachedBytes, encodedFor } from "./bytes";
+
+const view = (commit: string) => ({ commit }) as unknown as PublishedView;
+const big = JSON.stringify({ entries: Array.from({ length: 500 }, (_, i) => ({ id: `AFN-${i}`, title: "Keep state transactional" })) });
+
+describe("agent document bytes", () => {
+  it("are built once per commit and URL, and again for a new commit", async () => {
+    let builds = 0;
+    const make = async () => (builds++, big);
+    const first = view("a".repeat(40));
+    const [one, two] = await Promise.all([cachedBytes(first, "index.json", make), cachedBytes(first, "index.json", make)]);
+    expect(builds).toBe(1);
+    expect(one).toBe(two);
+    await cachedBytes(first, "index.json", make);
+    expect(builds).toBe(1);
+    await cachedBytes(view("b".repeat(40)), "index.json", make);
+    expect(builds).toBe(2);
+  });
+
+  it("does not keep a refusal", async () => {
+    let builds = 0;
+    const v = view("c".repeat(40));
+    expect(await cachedBytes(v, "search", async () => (builds++, null))).toBeNull();
+    expect((await cachedBytes(v, "search", async () => (builds++, "ok")))?.raw.toString()).toBe("ok");
+    expect(builds).toBe(2);
+  });
+
+  it("answer brotli or gzip as the client accepts, decoding to the same text", async () => {
+    const encoded = (await cachedBytes(view("d".repeat(40)), "k", async () => big))!;
+    const br = await encodedFor("gzip, deflate, br", encoded);
+    expect(br.encoding).toBe("br");
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(big);
+    expect(br.body.length).toBeLessThan(big.length / 4);
+    const gz = await encodedFor("gzip;q=1, br;q=0", encoded);
+    expect(gz.encoding).toBe("gzip");
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(big);
+    expect(await encodedFor(null, encoded)).toEqual({ body: encoded.raw, encoding: null });
+    // A second request gets the same compressed bytes, not a new compression.
+    expect((await encodedFor("br", encoded)).body).toBe(br.body);
+  });
+});

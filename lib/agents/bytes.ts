@@ -1,0 +1,68 @@
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import type { PublishedView } from "@/lib/content/published";
+
+/**
+ * An agent document's bytes, serialised once per commit (and origin, and URL) instead of once per
+ * request, and compressed once per encoding a client asks for. Compression runs on libuv's thread
+ * pool (zlib's async calls), so a large index being compressed never holds up another request.
+ */
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+export type Encoded = { raw: Buffer; gzip?: Promise<Buffer>; br?: Promise<Buffer> };
+
+// Bounded per view: a search URL is a new key per query, and any client can make new ones.
+const MAX_BODIES = 256;
+// Below this, compressing costs more than it saves.
+const MIN_COMPRESS = 1024;
+
+const byView = new WeakMap<PublishedView, Map<string, Promise<Encoded | null>>>();
+
+/**
+ * The cached bytes for `key` in this view, or `make()`'s, remembered unless it gives null (a
+ * refusal or failure, which is built again next time). Concurrent misses share one build.
+ */
+export async function cachedBytes(view: PublishedView, key: string, make: () => Promise<string | null>): Promise<Encoded | null> {
+  let bodies = byView.get(view);
+  if (!bodies) byView.set(view, (bodies = new Map()));
+  let entry = bodies.get(key);
+  if (entry) {
+    bodies.delete(key);
+    bodies.set(key, entry);
+    return entry;
+  }
+  entry = make().then((text) => (text === null ? null : { raw: Buffer.from(text, "utf8") }));
+  bodies.set(key, entry);
+  if (bodies.size > MAX_BODIES) bodies.delete(bodies.keys().next().value!);
+  const done = await entry.catch(() => null);
+  if (done === null && bodies.get(key) === entry) bodies.delete(key);
+  return entry;
+}
+
+/** The body for this request's Accept-Encoding (brotli, else gzip, else as is) and its Content-Encoding. */
+export async function encodedFor(acceptEncoding: string | null, encoded: Encoded): Promise<{ body: Buffer; encoding: string | null }> {
+  if (encoded.raw.length < MIN_COMPRESS) return { body: encoded.raw, encoding: null };
+  const accepts = acceptedEncodings(acceptEncoding);
+  if (accepts.has("br")) {
+    encoded.br ??= brotli(encoded.raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: encoded.raw.length } });
+    return { body: await encoded.br, encoding: "br" };
+  }
+  if (accepts.has("gzip")) {
+    encoded.gzip ??= gzip(encoded.raw, { level: 6 });
+    return { body: await encoded.gzip, encoding: "gzip" };
+  }
+  return { body: encoded.raw, encoding: null };
+}
+
+/** Encodings the client accepts (q > 0). */
+function acceptedEncodings(header: string | null): Set<string> {
+  const out = new Set<string>();
+  for (const part of (header ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (name && !(q && Number(q.slice(2)) === 0)) out.add(name);
+  }
+  return out;
+}
