@@ -1,8 +1,7 @@
 import { getContentStore } from "@/lib/store";
 import type { Note } from "@/lib/notes/schema";
 import { diffNotes, type FieldDiff } from "@/lib/diff/sections";
-import { notePath } from "@/lib/working-copy/layout";
-import type { NoteView } from "@/lib/studio/note-view";
+import { MAIN_REF, notePath } from "@/lib/working-copy/layout";
 
 /**
  * What the review view compares the note with: the published version by default (or, for a note
@@ -12,10 +11,13 @@ import type { NoteView } from "@/lib/studio/note-view";
 export type BaseChoice = { value: string; label: string };
 export type ReviewComparison = { base: string; choices: BaseChoice[]; diffs: FieldDiff[]; baseLabel: string };
 
-export async function compareForReview(view: NoteView, note: Note, against?: string): Promise<ReviewComparison> {
+/** The parts of the studio's note view the comparison reads (review does not import the studio). */
+export type ReviewedNote = { id: string; revision: string; noteRevision: string; published: boolean };
+
+export async function compareForReview(view: ReviewedNote, note: Note, against?: string): Promise<ReviewComparison> {
   const store = await getContentStore();
   const revisions = await store.history(notePath(view.id), view.revision, { limit: 50 });
-  const onMain = view.published ? await store.readNote(view.id, "refs/heads/main") : null;
+  const onMain = view.published ? await store.readNote(view.id, MAIN_REF) : null;
   const choices: BaseChoice[] = [
     ...(onMain?.ok ? [{ value: "published", label: "the published version" }] : [{ value: "none", label: "nothing (every field is new)" }]),
     ...revisions
