@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, studioFixture, type Caller } from "@/lib/testing/studio";
+import { PAGE_RULES, studioPageFiles } from "@/lib/testing/studio-page-rules";
 
 /**
  * Who may call what, generated from the route files themselves. Every `app/api/**\/route.ts` and
@@ -50,20 +51,6 @@ const API_RULES: Record<string, Partial<Record<Method, Rule | typeof PUBLIC>>> =
   "api/studio/reviews/route.ts": { GET: anyone() },
 };
 
-/**
- * Studio pages render only inside Next's request scope, so their rule is checked in their source:
- * an anonymous visitor is sent to sign in, or (a draft's address) gets a plain 404. Both roles
- * may open every studio page; what a role may change is decided by the API above.
- */
-const PAGE_RULES: Record<string, "sign-in" | "404" | typeof PUBLIC> = {
-  "(studio)/sign-in/page.tsx": PUBLIC,
-  "(studio)/studio/page.tsx": "sign-in",
-  "(studio)/studio/phases/page.tsx": "sign-in",
-  "(studio)/studio/reviews/page.tsx": "sign-in",
-  "(studio)/studio/notes/[id]/page.tsx": "404",
-  "(studio)/studio/notes/[id]/review/page.tsx": "404",
-};
-
 function filesUnder(dir: string, name: string): string[] {
   return (fs.readdirSync(path.join(APP, dir), { recursive: true }) as string[])
     .filter((f) => path.basename(f) === name)
@@ -104,12 +91,14 @@ describe("the authorization matrix covers every route", () => {
     }
   });
 
+  // Pages render only inside Next's request scope, so here their rule is checked in their source;
+  // e2e/studio-pages-matrix.spec.ts opens each one in the browser as each kind of visitor.
   it("has a rule for every studio page, and each page refuses an anonymous visitor as its rule says", () => {
-    const pages = filesUnder("(studio)", "page.tsx");
+    const pages = studioPageFiles(APP);
     expect(pages, "a studio page without a rule (add it to PAGE_RULES)").toEqual(Object.keys(PAGE_RULES).sort());
     for (const page of pages) {
       const rule = PAGE_RULES[page];
-      if (rule === PUBLIC) continue;
+      if (rule === "public") continue;
       const source = fs.readFileSync(path.join(APP, page), "utf8");
       expect(source, `${page} reads the signed-in actor`).toMatch(/const actor = await currentActor\(\);/);
       const refusal = rule === "sign-in" ? /if \(!actor\) redirect\("\/sign-in\?callbackUrl=/ : /if \(!actor\) notFound\(\);/;
