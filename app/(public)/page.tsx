@@ -11,6 +11,8 @@ import { noteUrl, statusUrl } from "@/lib/render/urls";
 import { pageMetadata } from "@/lib/public/meta";
 import { AgentsBlock } from "@/components/agents-block";
 import { CommitLine } from "@/components/commit-line";
+import { Pager } from "@/components/pager";
+import { paginate } from "@/lib/public/paging";
 
 /** The archive's index, computed from the published commit: the seed's page, and its status filter. */
 
@@ -31,12 +33,15 @@ export default async function HomePage({ searchParams }: Props) {
   await connection();
   const view = await getPublishedView();
   // One listing for the page and its Markdown twin (/index.md), so both show the same notes.
-  const listing = homeListing(view, (await searchParams).status);
+  const params = await searchParams;
+  const listing = homeListing(view, params.status);
   if (listing.kind !== "home") {
     const status = listing.kind === "status" ? listing.status : null;
-    return <StatusFilter view={view} status={status} unknown={listing.kind === "unknown-status" ? listing.value : null} notes={listing.kind === "status" ? listing.notes : []} />;
+    return <StatusFilter view={view} status={status} unknown={listing.kind === "unknown-status" ? listing.value : null} notes={listing.kind === "status" ? listing.notes : []} pageParam={params.page} />;
   }
   const { site } = view;
+  // The first PAGE_SIZE records, then "next" links: the page stays small at any archive size.
+  const records = paginate(listing.notes, params.page);
   return (
     <>
       <header className="masthead">
@@ -78,7 +83,8 @@ export default async function HomePage({ searchParams }: Props) {
         <h2 id="records-heading">All decision records</h2>
         <p className="section-count">{listing.notes.length} records</p>
         <StatusFilterBar view={view} current={null} />
-        <NoteList notes={listing.notes} label="All decision records" />
+        <NoteList notes={records.items} label="All decision records" />
+        <Pager paged={records} href={(n) => `/?page=${n}#records`} label="Pages of all decision records" />
       </section>
 
       <AgentsBlock site={site} />
@@ -111,7 +117,8 @@ function StatusFilterBar({ view, current }: { view: PublishedView; current: Stat
   );
 }
 
-function StatusFilter({ view, status, unknown, notes }: { view: PublishedView; status: Status | null; unknown: string | null; notes: PublishedView["notes"] }) {
+function StatusFilter({ view, status, unknown, notes, pageParam }: { view: PublishedView; status: Status | null; unknown: string | null; notes: PublishedView["notes"]; pageParam: string | string[] | undefined }) {
+  const paged = paginate(notes, pageParam);
   return (
     <>
       <header className="page-head">
@@ -146,7 +153,8 @@ function StatusFilter({ view, status, unknown, notes }: { view: PublishedView; s
       </header>
       <StatusFilterBar view={view} current={status} />
       {status && notes.length === 0 ? <p className="empty">No published note has this status.</p> : null}
-      <NoteList notes={notes} label={status ? `Notes with status ${STATUS_LABEL[status]}` : "Notes"} />
+      <NoteList notes={paged.items} label={status ? `Notes with status ${STATUS_LABEL[status]}` : "Notes"} />
+      {status ? <Pager paged={paged} href={(n) => `${statusUrl(status)}&page=${n}`} label={`Pages of notes with status ${STATUS_LABEL[status]}`} /> : null}
       <CommitLine commit={view.commit} />
     </>
   );

@@ -4,6 +4,8 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
 import { NoteList } from "@/components/note-card";
+import { Pager } from "@/components/pager";
+import { paginate } from "@/lib/public/paging";
 import { PhaseRecord } from "@/components/phase-record";
 import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedView } from "@/lib/content/published";
@@ -13,7 +15,7 @@ import { phaseUrl } from "@/lib/render/urls";
 
 /** One phase: its status, its closeout record and its published notes: /phases/6-architecture. */
 
-type Props = { params: Promise<{ phase: string }> };
+type Props = { params: Promise<{ phase: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 async function load(params: Props["params"]) {
   await connection();
@@ -36,11 +38,13 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   });
 }
 
-export default async function PhasePage({ params }: Props) {
+export default async function PhasePage({ params, searchParams }: Props) {
+  const pageParam = (await searchParams).page;
   const found = await load(params);
   if (!found) notFound();
   const { view, phase, phases } = found;
   const orphan = "orphan" in found;
+  const paged = paginate(phase.notes, pageParam);
   return (
     <>
       <header className="page-head">
@@ -60,7 +64,10 @@ export default async function PhasePage({ params }: Props) {
         <PhaseRecord view={phase} linkable={view.byId} />
       )}
       {phase.notes.length > 0 ? (
-        <NoteList notes={phase.notes} label={`Notes of Phase ${phase.phase.name}`} />
+        <>
+          <NoteList notes={paged.items} label={`Notes of Phase ${phase.phase.name}`} />
+          <Pager paged={paged} href={(n) => `?page=${n}`} label={`Pages of notes of Phase ${phase.phase.name}`} />
+        </>
       ) : (
         <p className="empty">No published note names this phase yet.</p>
       )}

@@ -4,6 +4,8 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
 import { NoteList } from "@/components/note-card";
+import { Pager } from "@/components/pager";
+import { paginate } from "@/lib/public/paging";
 import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
 import { tagPage } from "@/lib/public/pages";
@@ -11,7 +13,7 @@ import { tagUrl } from "@/lib/render/urls";
 
 /** Every published note with one tag: /tags/sparse-attention. */
 
-type Props = { params: Promise<{ tag: string }> };
+type Props = { params: Promise<{ tag: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 async function load(params: Props["params"]) {
   await connection();
@@ -31,10 +33,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   });
 }
 
-export default async function TagPage({ params }: Props) {
+export default async function TagPage({ params, searchParams }: Props) {
+  const pageParam = (await searchParams).page;
   const found = await load(params);
   if (!found) notFound();
   const { view, notes, name } = found;
+  const paged = paginate(notes, pageParam);
   return (
     <>
       <header className="page-head">
@@ -48,7 +52,8 @@ export default async function TagPage({ params }: Props) {
           {notes.length} of {view.notes.length} notes
         </p>
       </header>
-      <NoteList notes={notes} label={`Notes tagged ${name}`} />
+      <NoteList notes={paged.items} label={`Notes tagged ${name}`} />
+      <Pager paged={paged} href={(n) => `?page=${n}`} label={`Pages of notes tagged ${name}`} />
       <CommitLine commit={view.commit} />
     </>
   );
