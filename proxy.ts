@@ -2,7 +2,7 @@ import type { NextRequest } from "next/server";
 import { refuseForeignHost } from "@/lib/http/host-guard";
 import { refuseCrossSiteWrite } from "@/lib/http/cross-site";
 import { refuseMalformedPath } from "@/lib/http/malformed-path";
-import { markdownTwin } from "@/lib/http/markdown-twin";
+import { markdownTwin, withMarkdownLink } from "@/lib/http/markdown-twin";
 import { continueSecurely, withSecurityHeaders } from "@/lib/http/security-headers";
 
 /**
@@ -15,7 +15,7 @@ import { continueSecurely, withSecurityHeaders } from "@/lib/http/security-heade
  */
 export async function proxy(request: NextRequest) {
   const early = refuseForeignHost(request) ?? refuseMalformedPath(request) ?? refuseCrossSiteWrite(request) ?? markdownTwin(request);
-  return early ? withSecurityHeaders(early) : continueSecurely(request);
+  return early ? withSecurityHeaders(early) : withMarkdownLink(request, await continueSecurely(request));
 }
 
 export const config = {

@@ -50,7 +50,8 @@ test.describe("the compact index", () => {
     const md = await request.get("/agents/index.md");
     expect(md.headers()["content-type"]).toBe("text/markdown; charset=utf-8");
     const text = await md.text();
-    for (const id of SEED_IDS) expect(text).toMatch(new RegExp(`^- ${id} `, "m"));
+    // The same lines as /llms.txt: ID and title linking the capsule.
+    for (const id of SEED_IDS) expect(text).toMatch(new RegExp(`^- \\[${id}: .+\\]\\(${base()}/agents/capsules/${id}\\.md\\): `, "m"));
     expect(text).toContain(`${base()}/agents/capsules/{id}.md`);
   });
 });
@@ -66,7 +67,8 @@ test.describe("every published note", () => {
       expect(md.status(), e.id).toBe(200);
       expect(md.headers()["content-type"]).toBe("text/markdown; charset=utf-8");
       const mdText = await md.text();
-      expect(mdText).toMatch(new RegExp(`^---\\nid: ${e.id}\\n`));
+      // The note file, whose front matter opens with the pointer to /llms.txt (a YAML comment).
+      expect(mdText).toMatch(new RegExp(`^---\\n# For agents: the index of this archive is ${base()}/llms\\.txt\\nid: ${e.id}\\n`));
       expect(mdText).toMatch(/^flags:\n {2}hypothesis: (true|false)\n {2}structural_only: (true|false)\n {2}pinned_not_supported: (true|false)$/m);
       expect(mdText).toContain("\n## Decision\n");
 
@@ -141,7 +143,7 @@ test.describe("llms.txt", () => {
     expect(res.headers()["content-type"]).toBe("text/plain; charset=utf-8");
     const parsed = parseLlmsTxt(await res.text());
     expect(parsed.summary).toBeTruthy();
-    expect(parsed.info).toMatch(/hypothesis — Proposed, not verified/);
+    expect(parsed.info).toMatch(/hypothesis: Proposed, not verified/);
     expect(parsed.sections.at(-1)?.name).toBe("Optional");
     test.setTimeout(180_000);
     const links = parsed.sections.flatMap((s) => s.links);

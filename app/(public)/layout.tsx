@@ -4,20 +4,21 @@ import { SearchForm } from "@/components/search-form";
 
 /**
  * The public archive's frame: a header with the way home, search and the agent formats; a footer
- * with the feed. Before anything else, in the head and as the body's first line, the pointer to
- * /llms.txt: an agent reading any page's source learns at once where the index is. The line is
- * hidden from sight, not from agents or screen readers (it is plain text, nothing to focus).
+ * with the feed. In the head and in the first lines of the body, the pointer to /llms.txt: an agent
+ * reading any page's source learns at once where the index is. In the body it is a link
+ * (what checkers look for), after the skip link, hidden from sight until it has focus, never from
+ * screen readers or agents.
  */
 export default function PublicLayout({ children }: { children: ReactNode }) {
   return (
     <>
       {/* React puts a <link> in the document head wherever it is rendered. */}
       <link rel="alternate" type="text/plain" href="/llms.txt" title="llms.txt: the index of this archive for agents" />
-      <p className="visually-hidden">
-        For AI agents: the index of this archive is /llms.txt, and every page has a Markdown twin at its URL with .md added.
-      </p>
       <a className="skip-link" href="#main">
         Skip to content
+      </a>
+      <a className="agent-pointer" href="/llms.txt">
+        For AI agents: the index of this archive is /llms.txt, and every page has a Markdown twin at its URL with .md added.
       </a>
       <header className="site-header">
         <div className="site-header__inner">

@@ -22,8 +22,8 @@ export const metadata: Metadata = {
   title: "For agents",
   description: "How agents retrieve the field notes: compact index, capsules, four formats per note, llms.txt and MCP.",
   alternates: {
-    canonical: "/agents",
-    types: { "text/markdown": "/agents/index.md", "application/json": "/agents/index.json", "text/plain": "/llms.txt" },
+    canonical: "/agents/",
+    types: { "text/markdown": "/agents.md", "application/json": "/agents/index.json", "text/plain": "/llms.txt" },
   },
 };
 
@@ -63,10 +63,10 @@ export default async function AgentsPage() {
         <h2 id="protocol">The retrieval protocol</h2>
         <ol className={styles.steps}>
           <li>
-            <strong>Read the compact index</strong> — <Url href={urls.indexMd} /> (or <Url href={urls.indexJson} />): one entry per
-            note, about {ENTRY_BUDGET} tokens each: ID, title, one-line decision, status, boundaries, phase, tags. Or ask{" "}
-            <Url href={urls.search("transactional state", 5)} label={`${urls.base}/agents/search.json?q=…&limit=…`} /> for ranked
-            entries.
+            <strong>Read the compact index</strong> — <Url href={urls.llms} /> or <Url href={urls.indexMd} /> (or <Url href={urls.indexJson} />):
+            one line per note, at most {ENTRY_BUDGET} tokens each: ID and title linking the capsule, status and hard boundaries,
+            one-line decision. Or ask <Url href={urls.search("transactional state", 5)} label={`${urls.base}/agents/search.json?q=…&limit=…`} />{" "}
+            for ranked entries.
           </li>
           <li>
             <strong>Load one capsule</strong> — <code>{urls.capsule("{id}", "md")}</code> (or <code>.json</code>): decision,
@@ -80,7 +80,8 @@ export default async function AgentsPage() {
         </ol>
         <p>
           An agent that knows only this site&apos;s address starts at <Url href={urls.llms} />: it links every note&apos;s capsule, so
-          the second request already reads the capsule of the note that answers the task.
+          the second request already reads the capsule of the note that answers the task. Every page of the site has a Markdown
+          twin: its URL with .md added (index.md for /), or the same URL asked for with Accept: text/markdown.
         </p>
 
         <h2 id="limits">Hard limits</h2>
@@ -133,7 +134,7 @@ export default async function AgentsPage() {
           protection).
         </p>
         <table className={styles.table}>
-          <caption>Tools (all read-only; results carry status, boundaries and flags as structured fields)</caption>
+          <caption>Tools (all read-only; results carry status, boundaries and flags as structured fields, each with an output schema)</caption>
           <thead>
             <tr>
               <th scope="col">Tool</th>
@@ -159,12 +160,17 @@ export default async function AgentsPage() {
             </tr>
             <tr>
               <td><code>{MCP_TOOLS[3]}</code></td>
-              <td><code>id</code>, <code>format</code>: markdown | text | json</td>
+              <td><code>id</code>, <code>format</code>: markdown, text or json</td>
               <td>the full note</td>
             </tr>
           </tbody>
         </table>
-        <p>Every published note is also a resource at its Markdown URL. A client configuration:</p>
+        <p>
+          Every published note is also a resource: <code>{`${urls.base}/notes/{id}.{format}`}</code> (md, txt or json) and its capsule{" "}
+          <code>{`${urls.base}/agents/capsules/{id}.{format}`}</code> (md or json), both advertised by resources/templates/list, with
+          note IDs completed. The prompt retrieval_protocol carries the protocol and the hard-boundary rules for a task. A client
+          configuration:
+        </p>
         <pre className={styles.code}>{JSON.stringify({ mcpServers: { "field-notes": { type: "http", url: urls.mcp } } }, null, 2)}</pre>
 
         <h2 id="caching">Provenance and caching</h2>
@@ -179,7 +185,8 @@ export default async function AgentsPage() {
           </li>
           <li>GET is open to every origin (CORS), so a browser-based agent can read it too.</li>
           <li>
-            <code>/notes/{"{id}"}</code> with <code>Accept: text/markdown</code> answers the Markdown, with <code>Vary: Accept</code>.
+            Every page asked for with <code>Accept: text/markdown</code> answers its Markdown twin, with <code>Vary: Accept</code>; the
+            HTML names the twin in a <code>Link</code> header.
           </li>
         </ul>
 
@@ -226,6 +233,7 @@ function Formats({ urls, example }: { urls: AgentUrls; example: string }) {
     { what: "Search", pattern: "/agents/search.json?q=…&limit=…", media: "application/json", href: urls.search("transactional state", 5) },
     { what: "llms.txt", pattern: "/llms.txt", media: "text/plain", href: urls.llms },
     { what: "Every note in full", pattern: "/llms-full.txt", media: "text/plain", href: urls.llmsFull },
+    { what: "Every page in Markdown", pattern: "/agents/pages.txt", media: "text/plain", href: urls.pagesTxt },
     { what: "JSON Schemas", pattern: "/agents/schema/{note|index-entry|capsule|index|search}.json", media: "application/schema+json", href: urls.schema("note") },
   ];
   return (

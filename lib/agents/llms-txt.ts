@@ -31,7 +31,8 @@ export function llmsTxt(view: LlmsView, urls: AgentUrls, phases: PhasesView["pha
     "",
     link("Agent guide", urls.guide, "the protocol, every format and URL pattern, status and boundary rules, archive policy, closeout contract"),
     link("Search", urls.search("transactional state", 5), "ranked index lines for a query; put your task's words in q"),
-    link("MCP endpoint", urls.mcp, "read-only Streamable HTTP (POST): tools, note resources, a retrieval prompt"),
+    // The endpoint itself answers only POST; the link goes to where the guide explains it.
+    link("MCP", `${urls.guide}#mcp`, `read-only Streamable HTTP, POST ${urls.mcp}: tools, note resources, a retrieval prompt`),
     "",
     "## Notes",
     "",

@@ -22,7 +22,7 @@ const NOTE_FORMAT = /^\/notes\/([A-Z][A-Z0-9]*-\d{3,})\.(md|txt|json)$/;
 
 /** A redirect to the canonical slash, a rewrite to a twin, or null when the HTML page answers. */
 export function markdownTwin(request: NextRequest): NextResponse | null {
-  const { pathname } = request.nextUrl;
+  const { pathname } = rawUrl(request);
   const slash = canonicalSlash(request);
   if (slash) return slash;
 
@@ -41,7 +41,8 @@ export function markdownTwin(request: NextRequest): NextResponse | null {
 
 /** The HTML answer of a page that has a twin, with `Link: <twin>; rel="alternate"; type="text/markdown"`. */
 export function withMarkdownLink<R extends Response>(request: NextRequest, response: R): R {
-  const twin = twinUrlOf(request.nextUrl.pathname, request.nextUrl.search);
+  const { pathname, search } = rawUrl(request);
+  const twin = twinUrlOf(pathname, search);
   if (twin) response.headers.append("Link", `<${twin}>; rel="alternate"; type="text/markdown"`);
   return response;
 }
@@ -50,20 +51,27 @@ function twinTarget(request: NextRequest, page: TwinPage, htmlPath: string): URL
   if (page.kind === "note") return new URL(`/agents/notes/${page.id}.md`, request.url);
   const target = new URL("/agents/twin", request.url);
   // The page's own query (?status=, ?q=) comes along; `page` says which page it is.
-  for (const [k, v] of request.nextUrl.searchParams) if (k !== "page") target.searchParams.append(k, v);
+  for (const [k, v] of new URL(request.url).searchParams) if (k !== "page") target.searchParams.append(k, v);
   target.searchParams.set("page", page.kind === "home" ? "/" : page.kind === "guide" ? "/agents/" : htmlPath);
   return target;
 }
 
 /** /agents → /agents/ (the guide's canonical path); /x/ → /x for every other path, as Next does by default. */
 function canonicalSlash(request: NextRequest): NextResponse | null {
-  const { pathname, search } = request.nextUrl;
+  const { pathname, search } = rawUrl(request);
   let to: string | null = null;
   if (pathname === "/agents") to = "/agents/";
   else if (pathname.length > 1 && pathname.endsWith("/") && pathname !== "/agents/") to = pathname.replace(/\/+$/, "") || "/";
   if (to === null) return null;
-  const url = request.nextUrl.clone();
-  url.pathname = to;
-  url.search = search;
-  return NextResponse.redirect(url, 308);
+  // A relative Location: the host this server was reached by stays the client's business.
+  return new NextResponse(null, { status: 308, headers: { Location: `${to}${search}` } });
+}
+
+/**
+ * The path as the client sent it. request.nextUrl applies Next's trailing-slash rule when it is
+ * read and written, which would hide the very slash this step decides on.
+ */
+function rawUrl(request: NextRequest): { pathname: string; search: string } {
+  const url = new URL(request.url);
+  return { pathname: url.pathname, search: url.search };
 }

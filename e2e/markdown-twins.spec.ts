@@ -1,0 +1,112 @@
+import { expect, test } from "@playwright/test";
+
+/**
+ * Every public page has a Markdown twin, found the ways an agent looks: the page's URL with .md
+ * (index.md for /, agents.md for the guide), the page's own URL asked for with
+ * Accept: text/markdown, and the Link header (and <link rel=alternate>) on the HTML. Each twin
+ * opens with the pointer to /llms.txt, and each HTML page carries that pointer in its first lines.
+ */
+
+const base = () => process.env.E2E_BASE_URL ?? "";
+const VARY_ACCEPT = /(^|,)\s*accept\s*(,|$)/i;
+const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+const PAGES: { html: string; twin: string; says: RegExp }[] = [
+  { html: "/", twin: "/index.md", says: /^## All decision records$/m },
+  { html: "/?status=hypothesis", twin: "/index.md?status=hypothesis", says: /^# Status: hypothesis$/m },
+  { html: "/tags/sparse-attention", twin: "/tags/sparse-attention.md", says: /^# Tag: sparse attention$/im },
+  { html: "/phases/6-architecture", twin: "/phases/6-architecture.md", says: /^# Phase 6 architecture$/m },
+  { html: "/notes/AFN-016/history", twin: "/notes/AFN-016/history.md", says: /^# History of AFN-016$/m },
+  { html: "/search?q=transactional%20state", twin: "/search.md?q=transactional%20state", says: /AFN-010/ },
+  { html: "/agents/", twin: "/agents.md", says: /^# Retrieval for agents and their operators$/m },
+  { html: "/notes/AFN-016", twin: "/notes/AFN-016.md", says: /^## Decision$/m },
+];
+
+test.describe("Markdown twins", () => {
+  for (const { html, twin, says } of PAGES) {
+    test(`${html}: the twin at ${twin}, by Accept, and named by the HTML`, async ({ request }) => {
+      const md = await request.get(twin);
+      expect(md.status(), twin).toBe(200);
+      expect(md.headers()["content-type"]).toBe("text/markdown; charset=utf-8");
+      const text = await md.text();
+      expect(text).toMatch(says);
+      // The pointer to the index: the first line (inside the front matter for a note's file).
+      const pointer = text.startsWith("---\n") ? text.split("\n")[1] : text.split("\n")[0];
+      expect(pointer, twin).toContain(`${base()}/llms.txt`);
+      expect(text).not.toMatch(/<html|<nav|Skip to content/i);
+
+      const negotiated = await request.get(html, { headers: { Accept: "text/markdown" } });
+      expect(negotiated.status()).toBe(200);
+      expect(negotiated.headers()["content-type"]).toBe("text/markdown; charset=utf-8");
+      expect(negotiated.headers()["vary"]).toMatch(VARY_ACCEPT);
+      expect(await negotiated.text()).toBe(text);
+
+      const page = await request.get(html, { headers: { Accept: BROWSER } });
+      expect(page.headers()["content-type"]).toMatch(/^text\/html/);
+      expect(page.headers()["link"]).toContain(`<${twin}>; rel="alternate"; type="text/markdown"`);
+      const source = await page.text();
+      const alternate = /<link[^>]*rel="alternate"[^>]*type="text\/markdown"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*type="text\/markdown"/.exec(source);
+      const href = new URL((alternate?.[1] ?? alternate?.[2] ?? "").replace(/&amp;/g, "&"), base());
+      expect(`${href.pathname}${href.search}`, html).toBe(new URL(twin, base()).pathname + new URL(twin, base()).search);
+    });
+  }
+
+  test("every HTML page points at /llms.txt in its head and in the first lines of its body", async ({ request }) => {
+    for (const { html } of PAGES) {
+      const source = await (await request.get(html, { headers: { Accept: BROWSER } })).text();
+      const head = source.slice(0, source.indexOf("</head>"));
+      expect(head, html).toMatch(/<link rel="alternate" type="text\/plain" href="[^"]*\/llms\.txt"/);
+      // What a checker reads: the body without nav, scripts and styles. The pointer is in its first tenth.
+      const body = source
+        .slice(source.indexOf("<body"))
+        .replace(/<nav\b[\s\S]*?<\/nav>/gi, "")
+        .replace(/<script\b[\s\S]*?<\/script>/gi, "")
+        .replace(/<style\b[\s\S]*?<\/style>/gi, "");
+      const at = body.indexOf("/llms.txt");
+      expect(at, html).toBeGreaterThan(0);
+      expect(at / body.length, html).toBeLessThan(0.1);
+    }
+  });
+
+  test("the pointer is hidden from sight only: a screen reader and an agent read it, the layout does not move", async ({ page }) => {
+    await page.goto("/");
+    const pointer = page.getByRole("link", { name: /^For AI agents: the index of this archive is \/llms\.txt/ });
+    await expect(pointer).toHaveCount(1);
+    await expect(pointer).toHaveAttribute("href", "/llms.txt");
+    const box = await pointer.boundingBox();
+    expect((box?.width ?? 0) * (box?.height ?? 0)).toBeLessThanOrEqual(1);
+    // The keyboard reaches the skip link first, then the pointer, which shows itself while focused.
+    await page.keyboard.press("Tab");
+    await expect(page.locator(":focus")).toHaveText("Skip to content");
+    await page.keyboard.press("Tab");
+    await expect(pointer).toBeFocused();
+    const shown = await pointer.boundingBox();
+    expect(shown?.width ?? 0).toBeGreaterThan(50);
+  });
+
+  test("a page with no such content is a 404 in Markdown too, and an unknown index cursor a 400", async ({ request }) => {
+    for (const twin of ["/tags/no-such-tag.md", "/phases/no-such-phase.md", "/notes/AFN-999/history.md"]) {
+      const res = await request.get(twin);
+      expect(res.status(), twin).toBe(404);
+      expect(await res.text()).toMatch(/no |not /i);
+    }
+    const cursor = await request.get("/agents/index.md?cursor=AFN-999");
+    expect(cursor.status()).toBe(400);
+    expect(await cursor.text()).toMatch(/cursor "AFN-999" names no published note/);
+  });
+});
+
+test.describe("the guide's canonical path", () => {
+  test("/agents/ answers 200; /agents redirects to it; other paths lose a trailing slash as before", async ({ request }) => {
+    const guide = await request.get("/agents/", { maxRedirects: 0 });
+    expect(guide.status()).toBe(200);
+    expect(await guide.text()).toContain(`<link rel="canonical" href="${base()}/agents/"`);
+    const bare = await request.get("/agents", { maxRedirects: 0 });
+    expect(bare.status()).toBe(308);
+    expect(new URL(bare.headers()["location"] ?? "", base()).pathname).toBe("/agents/");
+    const slash = await request.get("/notes/AFN-016/?x=1", { maxRedirects: 0 });
+    expect(slash.status()).toBe(308);
+    const to = new URL(slash.headers()["location"] ?? "", base());
+    expect(`${to.pathname}${to.search}`).toBe("/notes/AFN-016?x=1");
+  });
+});
