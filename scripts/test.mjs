@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The whole test suite in one command: installs what npm does not (Debian's Chromium), then runs
-// the unit tests (vitest), one production build, and the end-to-end tests (Playwright), and ends
+// the unit tests (vitest), one production build, the end-to-end tests (Playwright) and the
+// independent agent-docs checker (npm run check:agents, on the same build), and ends
 // with one plain line of totals for CI: "N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -79,6 +80,26 @@ if (!ensureChromium()) {
     if (e2eStatus !== 0 && e2e.stats.unexpected === 0) totals.failed += 1; // e.g. the web server never came up
   } else {
     console.error("Playwright wrote no report: counting the end-to-end suite as failed");
+    totals.failed += 1;
+  }
+
+  // The independent checker (afdocs) against its own `next start` of the same build: each of its
+  // checks counts as one test; a warning counts as a failure, since every check must pass.
+  const check = spawnSync("node", ["scripts/check-agents.mjs"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 });
+  process.stdout.write(check.stdout ?? "");
+  const last = (check.stdout ?? "").trim().split("\n").at(-1) ?? "";
+  let agents = null;
+  try {
+    agents = JSON.parse(last);
+  } catch {
+    agents = null;
+  }
+  if (agents && typeof agents.passed === "number") {
+    totals.passed += agents.passed;
+    totals.failed += agents.failed + agents.warned + (agents.errors ?? 0);
+    totals.skipped += agents.skipped;
+  } else {
+    console.error("check:agents wrote no totals: counting it as failed");
     totals.failed += 1;
   }
 }
