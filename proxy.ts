@@ -4,18 +4,23 @@ import { refuseCrossSiteWrite } from "@/lib/http/cross-site";
 import { refuseMalformedPath } from "@/lib/http/malformed-path";
 import { markdownTwin, withMarkdownLink } from "@/lib/http/markdown-twin";
 import { continueSecurely, withSecurityHeaders } from "@/lib/http/security-headers";
+import { cachedPage } from "@/lib/http/page-cache";
 
 /**
  * Every request passes here first, in this order: a request for a host we do not serve is
  * refused; a path with a malformed percent-escape is a 400 (Next's router would throw on it and
  * answer 500); a cross-site write riding on a session cookie is refused; a request for a page's
- * Markdown twin is rewritten to it; everything else goes on to the app with the security headers
+ * Markdown twin is rewritten to it; a public page already rendered for main's commit is answered
+ * from memory (lib/http/page-cache.ts); everything else goes on to the app with the security headers
  * (and a refusal or a rewrite carries them too). Each step is one module in lib/http, so a reader
  * finds each rule in one place.
  */
 export async function proxy(request: NextRequest) {
   const early = refuseForeignHost(request) ?? refuseMalformedPath(request) ?? refuseCrossSiteWrite(request) ?? markdownTwin(request);
-  return early ? withSecurityHeaders(early) : withMarkdownLink(request, await continueSecurely(request));
+  if (early) return withSecurityHeaders(early);
+  // A public page already rendered for main's commit and this origin: from memory, or a 304.
+  const cached = await cachedPage(request);
+  return cached ?? withMarkdownLink(request, await continueSecurely(request));
 }
 
 export const config = {

@@ -1,0 +1,129 @@
+import http from "node:http";
+import { randomBytes } from "node:crypto";
+import type { NextRequest } from "next/server";
+import { cachedBytes, encodedFor } from "@/lib/agents/bytes";
+import { etagMatches } from "@/lib/agents/http";
+import { getContentStore } from "@/lib/store";
+import { etagFor, originVary, requestOrigin } from "./origin";
+
+/**
+ * Public HTML pages, rendered once per content commit and origin, then served from memory until
+ * `main` moves. Every request reads main's commit fresh (a ref file), so a commit made with plain
+ * git is a new key and renders on the very next request. The tag is the commit (with the page and
+ * origin hashed), answered 304 on a match; `Cache-Control: no-cache` lets browsers and shared
+ * caches keep a page and revalidate it. The studio, the API and sign-in never come here.
+ *
+ * A miss renders as usual; a background request to this same server (marked with a per-process
+ * token, so it passes through) fills the cache with exactly what a reader would get, headers
+ * (Content-Security-Policy with the commit's nonce) included.
+ */
+
+const PAGES = [/^\/$/, /^\/search$/, /^\/notes\/[^/.]+$/, /^\/notes\/[^/.]+\/history$/, /^\/tags\/[^/]+$/, /^\/phases\/[^/]+$/];
+const FILL_HEADER = "x-field-notes-page-fill";
+const FILL_TOKEN = randomBytes(16).toString("hex");
+// Headers of the rendered page that are about this one transfer, not the page.
+const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "date", "set-cookie", "vary", "etag", "cache-control"]);
+export const PAGE_CACHE_CONTROL = "public, no-cache";
+const MAX_PAGES = 256;
+
+type Entry = { headers: [string, string][] };
+type State = { commit: string | null; pages: Map<string, Entry>; filling: Set<string>; view: object };
+const KEY = Symbol.for("field-notes.page-cache");
+const holder = globalThis as typeof globalThis & { [KEY]?: State };
+const state = (): State => (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Set(), view: {} });
+
+/** Whether this request may be answered from, or fill, the page cache. */
+function cacheable(request: NextRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  if (!PAGES.some((p) => p.test(request.nextUrl.pathname))) return false;
+  // Client-side navigations and prefetches ask for the RSC payload, not the page.
+  const h = request.headers;
+  if (h.get("rsc") || h.get("next-router-prefetch") || h.get("next-router-state-tree") || request.nextUrl.searchParams.has("_rsc")) return false;
+  if (h.get(FILL_HEADER)) return false;
+  return true;
+}
+
+/** The cached page, a 304, or null (render as usual, and fill the cache behind it). */
+export async function cachedPage(request: NextRequest): Promise<Response | null> {
+  if (!cacheable(request)) return null;
+  let commit: string | null;
+  try {
+    commit = await (await getContentStore()).resolve("refs/heads/main");
+  } catch {
+    return null;
+  }
+  if (!commit) return null;
+  const s = state();
+  if (s.commit !== commit) {
+    // main moved: every page of the previous commit is stale.
+    s.commit = commit;
+    s.pages = new Map();
+    s.filling = new Set();
+    s.view = {};
+  }
+  const origin = requestOrigin(request.headers);
+  const url = `${request.nextUrl.pathname}${request.nextUrl.search}`;
+  const etag = etagFor(commit, `page.${hashOf(url)}`, origin);
+  const vary = ["Accept-Encoding", "Accept", originVary()].filter(Boolean).join(", ");
+  const common = { ETag: etag, "Cache-Control": PAGE_CACHE_CONTROL, Vary: vary, "X-Content-Commit": commit };
+  const key = `${origin} ${url}`;
+  const entry = s.pages.get(key);
+  if (entry && etagMatches(request.headers.get("if-none-match"), etag)) {
+    return new Response(null, { status: 304, headers: { ...Object.fromEntries(entry.headers), ...common } });
+  }
+  const bytes = entry ? await cachedBytes(s.view as never, key, async () => null) : null;
+  if (entry && bytes) {
+    const { body, encoding } = await encodedFor(request.headers.get("accept-encoding"), bytes);
+    const headers = new Headers(entry.headers);
+    for (const [k, v] of Object.entries(common)) headers.set(k, v);
+    headers.set("Content-Length", String(body.length));
+    if (encoding) headers.set("Content-Encoding", encoding);
+    return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
+  }
+  if (!s.filling.has(key) && s.pages.size < MAX_PAGES) {
+    s.filling.add(key);
+    void fill(request, commit, key).finally(() => state().filling.delete(key));
+  }
+  return null;
+}
+
+/** Render the page once more, through this server, and keep it if it is a 200 HTML page of `commit`. */
+async function fill(request: NextRequest, commit: string, key: string): Promise<void> {
+  const self = process.env.__NEXT_PRIVATE_ORIGIN;
+  if (!self) return;
+  const target = new URL(`${request.nextUrl.pathname}${request.nextUrl.search}`, self);
+  const headers: Record<string, string> = { [FILL_HEADER]: FILL_TOKEN, "accept-encoding": "identity" };
+  for (const name of ["host", "x-forwarded-host", "x-forwarded-proto", "accept", "accept-language"]) {
+    const v = request.headers.get(name);
+    if (v) headers[name] = v;
+  }
+  const answer = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer } | null>((resolve) => {
+    const req = http.request(target, { method: "GET", headers, timeout: 60_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", () => resolve(null));
+    });
+    req.on("error", () => resolve(null));
+    req.on("timeout", () => req.destroy());
+    req.end();
+  });
+  const s = state();
+  if (!answer || answer.status !== 200 || s.commit !== commit) return;
+  if (!String(answer.headers["content-type"] ?? "").startsWith("text/html")) return;
+  // A render that raced a commit on main may hold the newer commit: keep it only if main is still there.
+  if ((await (await getContentStore()).resolve("refs/heads/main")) !== commit || s.commit !== commit) return;
+  const kept: [string, string][] = [];
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (HOP.has(name) || name.startsWith("x-middleware") || value === undefined) continue;
+    kept.push([name, Array.isArray(value) ? value.join(", ") : value]);
+  }
+  await cachedBytes(s.view as never, key, async () => answer.body.toString("utf8"));
+  s.pages.set(key, { headers: kept });
+}
+
+function hashOf(text: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(36);
+}
