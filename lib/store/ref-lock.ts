@@ -103,12 +103,19 @@ export type Judgement = { state: "gone" } | { state: "live"; holder: string } | 
 export async function judgeLock(lockFile: string, now = Date.now()): Promise<Judgement> {
   let mtime: number;
   let text: string;
+  let handle: fs.FileHandle;
   try {
-    mtime = (await fs.stat(lockFile)).mtimeMs;
-    text = await fs.readFile(lockFile, "utf8");
+    handle = await fs.open(lockFile, "r");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return { state: "gone" };
     throw e;
+  }
+  // Age and content from one open file: the lock at this path may be replaced while we look.
+  try {
+    mtime = (await handle.stat()).mtimeMs;
+    text = await handle.readFile("utf8");
+  } finally {
+    await handle.close();
   }
   const writer = parseWriter(text);
   const alive = writer && writerAlive(writer);
