@@ -82,6 +82,13 @@ describe("the studio's own history passes content:check", () => {
   let a: string;
   let b: string;
 
+  it("refuses a New note with fields that name an unknown phase, as a save would (a rule create used to skip)", async () => {
+    const refused = await api.create(f.author, { note: fields("Nowhere", "7 nowhere") });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: "unknown-phase", where: [{ field: "phase", message: expect.stringMatching(/unknown phase "7 nowhere"/) }] });
+    expect(git("for-each-ref", "refs/heads/drafts/")).toBe("");
+  });
+
   it("walks a note from New note to verified checkpoint, with a review thread and an approval", async () => {
     const created = ok(await api.create(f.author, { note: fields("Sparse masks skip blocks", "6 architecture") }), 201);
     a = created.id;
