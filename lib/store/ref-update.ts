@@ -67,7 +67,7 @@ export type RefLock = { file: string; release: () => Promise<void> };
 
 /**
  * Take `<ref>.lock` ("packed-refs" takes packed-refs.lock), waiting up to LOCK_WAIT_MS for a live
- * holder and removing a stale one at once. Exported for the crash tests, which hold one and die.
+ * holder and removing a stale one by the rule in ./ref-lock. Exported for the crash test, which holds one and dies.
  */
 export async function acquireRefLock(gitdir: string, ref: string, log?: Log): Promise<RefLock> {
   const file = `${path.join(gitdir, ref)}.lock`;
