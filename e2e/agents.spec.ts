@@ -108,8 +108,10 @@ test.describe("every published note", () => {
   test("the HTML page stays HTML for a browser, is never cached for a Markdown client, and advertises its Markdown", async ({ page, request }) => {
     const res = await request.get("/notes/AFN-016", { headers: { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
     expect(res.headers()["content-type"]).toMatch(/^text\/html/);
-    // Next sets an app page's Vary itself (see proxy.ts); the HTML is no-store, so no cache can serve it for Markdown.
-    expect(res.headers()["cache-control"]).toMatch(/no-store/);
+    // Rendered, the HTML is no-store; served from the per-commit page cache it may be kept, but only
+    // keyed on Accept (Vary), so no cache can serve it for Markdown.
+    const h = res.headers();
+    expect(/no-store/.test(h["cache-control"] ?? "") || /\bAccept\b/.test(h["vary"] ?? "")).toBe(true);
     await page.goto("/notes/AFN-016");
     await expect(page.locator('link[rel="alternate"][type="text/markdown"]')).toHaveAttribute("href", /\/notes\/AFN-016\.md$/);
     // The capsule's "where the evidence is" points at this page's Evidence section.
