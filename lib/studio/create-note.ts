@@ -7,7 +7,8 @@ import { blankFields, composeNote } from "@/lib/validations/note";
 import { acceptWrite } from "@/lib/rules/accept-write";
 import type { CreateNoteRequest } from "@/lib/validations/studio";
 import { describeSave } from "./describe-change";
-import { mainFacts } from "./note-context";
+import { mainFacts, newNoteContext } from "./note-context";
+import { viewOf, type NoteView } from "./note-view";
 import { editRefused } from "./refusal";
 import { validNote } from "./save-draft";
 import { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, notePath } from "./refs";
@@ -20,7 +21,7 @@ import { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, notePath } from "./ref
 
 const ATTEMPTS = 50;
 
-export async function createNote(actor: StudioActor, request: CreateNoteRequest): Promise<{ id: string; revision: string }> {
+export async function createNote(actor: StudioActor, request: CreateNoteRequest): Promise<{ id: string; revision: string; view: NoteView }> {
   const store = await getContentStore();
   // Branches first, then main: publishing writes main before deleting its branch, so a published
   // draft's id is always seen in one of the two.
@@ -42,7 +43,7 @@ export async function createNote(actor: StudioActor, request: CreateNoteRequest)
       if (!request.note) {
         // Claim the id without writing a note: the first save writes it.
         await store.updateRef(draftRef(id), null, mainHead);
-        return { id, revision: mainHead };
+        return { id, revision: mainHead, view: await viewOf(await newNoteContext(store, id, main, null)) };
       }
       const after = composeNote({ id, status: "draft", order: main.nextOrder }, { ...blankFields(), ...request.note });
       const verdict = await acceptWrite({ kind: "create", before: null, after, actor, context });
@@ -56,7 +57,8 @@ export async function createNote(actor: StudioActor, request: CreateNoteRequest)
         message: describeSave(id, null, note),
         changes: { [notePath(id)]: serializeNote(note) },
       });
-      return { id, revision: revision.commit };
+      // The answer is built from what this request read and wrote, not from a second read.
+      return { id, revision: revision.commit, view: await viewOf(await newNoteContext(store, id, main, revision)) };
     } catch (e) {
       if (e instanceof RefConflictError) continue; // someone else took this number a moment ago
       throw e;

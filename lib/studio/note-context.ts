@@ -73,6 +73,16 @@ function withReview(ctx: Omit<NoteContext, "review">): NoteContext {
   return { ...ctx, review };
 }
 
+/** The context of a note this request just created: its new draft branch at `head` (a commit, or main's head for an id only claimed). */
+export async function newNoteContext(store: ContentStore, id: string, main: MainFacts, head: Revision | null): Promise<NoteContext> {
+  const draftHead = head?.commit ?? main.commit;
+  const stored = head ? await store.readNote(id, head.commit) : null;
+  const copy: WorkingCopy = { id, source: stored ? "draft" : "new", revision: draftHead, draftHead, mainHead: main.commit, stored, onMain: null };
+  const revisions: FileRevision[] = head ? [{ ...head, path: notePath(id), blob: stored?.blob ?? null }] : [];
+  const reviewLog = await readReviewLog(store, id);
+  return withReview({ id, store, copy, revisions, authors: authorsOf(revisions), noteRevision: draftHead, main, reviewLog });
+}
+
 /** The context after this request's own commit on the draft branch: the same reads, plus what was written. */
 export async function afterDraftCommit(ctx: NoteContext, commit: Revision): Promise<NoteContext> {
   const path = notePath(ctx.id);

@@ -92,6 +92,10 @@ describe("the studio's own history passes content:check", () => {
   it("walks a note from New note to verified checkpoint, with a review thread and an approval", async () => {
     const created = ok(await api.create(f.author, { note: fields("Sparse masks skip blocks", "6 architecture") }), 201);
     a = created.id;
+    // The answer is built from the request's own context, and says exactly what a fresh read says.
+    expect(created).toEqual(ok(await api.read(f.author, a)));
+    const claimed = ok(await api.create(f.author, {}), 201);
+    expect(claimed).toEqual(ok(await api.read(f.author, claimed.id)));
     const saved = ok(await api.save(f.author, a, { revision: created.revision, note: { ...fields("Sparse masks skip whole blocks", "6 architecture") } }));
     expect(saved.saved).toBe(true);
     await moveAndPublish(a, "hypothesis");

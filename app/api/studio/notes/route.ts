@@ -2,7 +2,6 @@ import { requireActor } from "@/lib/auth/actor";
 import { handle, json, parseBody } from "@/lib/api/respond";
 import { createNote } from "@/lib/studio/create-note";
 import { listNotes } from "@/lib/studio/list-notes";
-import { readNote } from "@/lib/studio/read-note";
 import { createNoteRequest } from "@/lib/validations/studio";
 
 /** GET: drafts and published notes. POST: a new draft with the next free id (201). */
@@ -15,7 +14,6 @@ export const GET = handle(async (request: Request) => {
 export const POST = handle(async (request: Request) => {
   const actor = await requireActor(request, "author");
   const body = await parseBody(request, createNoteRequest);
-  const { id } = await createNote(actor, body);
-  const view = await readNote(actor, id);
+  const { id, view } = await createNote(actor, body);
   return Response.json(view, { status: 201, headers: { location: `/api/studio/notes/${id}`, "cache-control": "no-store" } });
 });
