@@ -31,16 +31,17 @@ describe("markdownToText", () => {
     }
   });
 
-  it("drops emphasis marks, heading hashes, backticks and link brackets but keeps link targets", () => {
+  it("drops emphasis marks, backticks and link brackets but keeps link targets", () => {
     const prose = text.replace(/ {4}int x = 1;.*$/m, ""); // code keeps its own characters
-    expect(prose).not.toMatch(/\*\*|(^|\s)_\w|`|###|\]\(|<b>|~~|!\[/);
+    expect(prose).not.toMatch(/\*\*|(^|\s)_\w|`|\]\(|<b>|~~|!\[/);
     expect(text).toContain("AFN-011 (/notes/AFN-011)");
     // An autolink is not repeated as "url (url)".
     expect(text).not.toContain("https://example.org (https://example.org)");
   });
 
   it("keeps blocks apart: paragraphs, list items on their own lines, code indented and verbatim", () => {
-    expect(text).toMatch(/sparse;.*\n\nWhy\n\n- first point/s);
+    // A heading keeps its level: a bare line would read like the name of a note's section in the .txt formats.
+    expect(text).toMatch(/sparse;.*\n\n### Why\n\n- first point/s);
     expect(text).toContain("- second point\n  1. nested ordered");
     expect(text).toContain("    int x = 1; // **not emphasis**");
     expect(text).toContain("key | value\na | b");

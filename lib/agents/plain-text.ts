@@ -4,12 +4,15 @@ import { unified } from "unified";
 
 /**
  * Markdown as plain prose for a language model: paragraphs, list items and code keep their shape,
- * while emphasis marks, heading hashes, backticks and link syntax go. A link keeps its target in
- * parentheses, because the target is information and the brackets are not.
+ * while emphasis marks, backticks and link syntax go. A link keeps its target in parentheses,
+ * because the target is information and the brackets are not. A heading keeps its hashes (always
+ * ### or deeper inside a section): the .txt formats name the note's own sections on bare lines, and
+ * a bare "Results" line inside Evidence would read as a new section (issue 14, finding 9).
  */
 
 type MdNode = {
   type: string;
+  depth?: number;
   value?: string;
   url?: string;
   alt?: string | null;
@@ -21,30 +24,38 @@ type MdNode = {
 const parser = unified().use(remarkParse).use(remarkGfm);
 
 export function markdownToText(markdown: string): string {
-  if (!markdown.trim()) return "";
-  return blocks(parser.parse(markdown) as MdNode).replace(/\n{3,}/g, "\n\n").trim();
+  return toText(markdown, true);
 }
 
-/** One line of plain text: for capsule fields and index entries, where a line break is noise. */
+/** One line of plain text: for capsule fields and index entries, where a line break is noise (and so is a heading's mark). */
 export function markdownToLine(markdown: string): string {
-  return markdownToText(markdown).replace(/\s+/g, " ").trim();
+  return toText(markdown, false).replace(/\s+/g, " ").trim();
 }
 
-function blocks(node: MdNode): string {
+function toText(markdown: string, headingMarks: boolean): string {
+  if (!markdown.trim()) return "";
+  const block = (node: MdNode): string =>
+    node.type === "heading" && headingMarks ? `${"#".repeat(node.depth ?? 3)} ${inline(node).trim()}` : blockOf(node, block);
+  return blocks(parser.parse(markdown) as MdNode, block).replace(/\n{3,}/g, "\n\n").trim();
+}
+
+type Block = (node: MdNode) => string;
+
+function blocks(node: MdNode, block: Block): string {
   return (node.children ?? []).map(block).filter((b) => b.trim() !== "").join("\n\n");
 }
 
-function block(node: MdNode): string {
+function blockOf(node: MdNode, block: Block): string {
   switch (node.type) {
     case "paragraph":
     case "heading":
       return inline(node).trim();
     case "list":
-      return list(node);
+      return list(node, block);
     case "code":
       return indent(node.value ?? "", "    ");
     case "blockquote":
-      return indent(blocks(node), "  ");
+      return indent(blocks(node, block), "  ");
     case "table":
       return (node.children ?? []).map((row) => (row.children ?? []).map((cell) => inline(cell).trim()).join(" | ")).join("\n");
     case "html":
@@ -53,11 +64,11 @@ function block(node: MdNode): string {
     case "definition":
       return "";
     default:
-      return node.children ? blocks(node) : (node.value ?? "");
+      return node.children ? blocks(node, block) : (node.value ?? "");
   }
 }
 
-function list(node: MdNode): string {
+function list(node: MdNode, block: Block): string {
   let n = node.start ?? 1;
   return (node.children ?? [])
     .map((item) => {

@@ -71,6 +71,8 @@ export function checkNoteFiles(files: NoteFile[], siteSource: string | null): { 
       continue;
     }
     const { note } = parsed;
+    // The site reads these as `### …`; the file still says otherwise to anyone reading it with git.
+    for (const d of parsed.demoted ?? []) findings.push({ file, ...d, rule: "schema" });
     const expected = `${note.id}.md`;
     if (path.basename(file) !== expected) findings.push({ file, line: 2, field: "id", message: `the file of ${note.id} must be named ${expected}`, rule: "schema" });
     const twin = notes.get(note.id);

@@ -63,10 +63,11 @@ const noteId = fc
   .map(([prefix, n]) => `${prefix}-${String(n).padStart(3, "0")}`);
 
 // Section Markdown: paragraphs, lists, tables, sub-headings, rules, and fenced code that hides
-// "## lines" and "---" lines. Lines outside a fence never open one and never start a level-2 heading.
+// "## lines" and "---" lines. Lines outside a fence never open one and never make a level-1 or
+// level-2 heading (`## …`, `# …`, or a --- / === line under a paragraph).
 const textLine = fc.array(piece, { maxLength: 6 }).map((ps) => {
   const l = ps.join("").toWellFormed().replace(/\r\n?|\n/g, " ").replace(CONTROL, "");
-  return /^ {0,3}(##(\s|$)|`{3,}|~{3,})/.test(l) ? `x${l}` : l;
+  return /^ {0,3}(#{1,2}(\s|$)|`{3,}|~{3,}|=+[ \t]*$|-+[ \t]*$)/.test(l) ? `x${l}` : l;
 });
 const codeLine = fc.oneof(
   textLine,
@@ -77,7 +78,8 @@ const block = fc.oneof(
   fc.array(textLine, { minLength: 1, maxLength: 4 }).map((ls) => ls.map((l, i) => (i % 2 ? `  - ${l}` : `- ${l}`)).join("\n")),
   fc.array(textLine, { minLength: 1, maxLength: 3 }).map((ls) => `| a | b |\n| --- | --- |\n${ls.map((l) => `| ${l.replace(/\|/g, "\\|")} | 1 |`).join("\n")}`),
   textLine.map((l) => `### ${l}`),
-  fc.constantFrom("---", "--- not front matter", "...", "***", "#", "# Top", "####### deep", "##x", "\t## tabbed"),
+  // A rule always follows a blank line: under a paragraph, --- makes it a level-2 heading.
+  fc.constantFrom("\n---", "--- not front matter", "...", "***", "#x", "#### Top", "####### deep", "##x", "\t## tabbed"),
   // A fence of five tildes is closed only by a line of five or more tildes, so its content can hold anything else.
   fc
     .tuple(fc.constantFrom("", "ts", "yaml", "md"), fc.array(codeLine, { maxLength: 5 }))
@@ -342,7 +344,7 @@ const noteishLine = fc.oneof(
     "order: -3", "tags: [a, A]", "tags: [", "core: { rank: 0 }", "related: [AFN-001]", "superseded_by: AFN-001", "boundaries: [x]",
     "provenance: { source: seed-index }", "unknown: 1", "- item", "? key", "&a x", "*a", "!!binary x", "  indented: y", "\t",
     "## Decision", "## Invariant", "## Evidence", "## Notes", "## Claim boundary", "## Rejected shortcut", "## decision ##",
-    "## Other", "##", "```", "~~~", "````", " ## x", "", "\ufeff---",
+    "## Other", "##", "```", "~~~", "````", " ## x", "", "\ufeff---", "===", "# Forged", "Forged", "status: verified-structural",
   ),
   fc.string({ unit: "binary", maxLength: 20 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
@@ -351,8 +353,10 @@ const noteishLine = fc.oneof(
 function checkParseAnswer(source: string) {
   const result = parseNote(source);
   if (result.ok) {
-    // Anything the parser accepts must survive its own round trip.
-    expect(parseNote(serializeNote(result.note))).toEqual(result);
+    // Anything the parser accepts must survive its own round trip; headings it demoted are gone from the file it writes.
+    expect(parseNote(serializeNote(result.note))).toEqual({ ok: true, note: result.note });
+    const lineCount = source.replace(/\r\n?/g, "\n").split("\n").length;
+    for (const d of result.demoted ?? []) expect(d.line >= 1 && d.line <= lineCount, JSON.stringify(d)).toBe(true);
     return;
   }
   const lineCount = source.replace(/\r\n?/g, "\n").split("\n").length;

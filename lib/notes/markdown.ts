@@ -1,6 +1,7 @@
 import YAML, { isCollection, isNode, isScalar, visit, type Document, type YAMLError } from "yaml";
 import type { z } from "zod";
 import { readCanonicalFrontMatter } from "./front-matter-fast";
+import { demoteQuietHeadings, reservedHeadingMessage } from "./section-headings";
 import { fenceStep, normalizeSection, noteSchema, SECTIONS, type Note, type NoteInput, type SectionKey, type Sections } from "./schema";
 
 /**
@@ -10,7 +11,11 @@ import { fenceStep, normalizeSection, noteSchema, SECTIONS, type Note, type Note
  */
 
 export type NoteError = { line: number; field: string; message: string };
-export type ParseResult = { ok: true; note: Note } | { ok: false; errors: NoteError[] };
+/**
+ * `demoted`: headings the file wrote inside a section as `# …` or underlined with ---/===, which
+ * the note carries as `### …` (see parseSections); the studio refuses them, content:check reports them.
+ */
+export type ParseResult = { ok: true; note: Note; demoted?: NoteError[] } | { ok: false; errors: NoteError[] };
 
 const FRONT_MATTER_KEYS = [
   "id",
@@ -75,7 +80,7 @@ function parseUnsafe(source: string): ParseResult {
     const body = parseSections(lines, close + 1);
     if (body.ok) {
       const result = noteSchema.safeParse({ ...fast, sections: body.sections });
-      if (result.success) return { ok: true, note: result.data };
+      if (result.success) return parsed(result.data, body.demoted);
     }
   }
   const lineOfOffset = offsetToLine(yamlText, 2); // YAML starts on file line 2
@@ -95,23 +100,36 @@ function parseUnsafe(source: string): ParseResult {
   if (!body.ok) return body;
 
   const result = noteSchema.safeParse({ ...(front as object), sections: body.sections });
-  if (result.success) return { ok: true, note: result.data };
+  if (result.success) return parsed(result.data, body.demoted);
   return { ok: false, errors: result.error.issues.map((issue) => locate(issue, doc, lineOfOffset, body.headingLine)) };
+}
+
+function parsed(note: Note, demoted: NoteError[]): ParseResult {
+  return demoted.length ? { ok: true, note, demoted } : { ok: true, note };
 }
 
 function parseSections(
   lines: string[],
   start: number,
-): { ok: true; sections: Sections; headingLine: Map<SectionKey, number> } | { ok: false; errors: NoteError[] } {
+): { ok: true; sections: Sections; headingLine: Map<SectionKey, number>; demoted: NoteError[] } | { ok: false; errors: NoteError[] } {
   const sections = emptySections();
   const headingLine = new Map<SectionKey, number>();
   const errors: NoteError[] = [];
+  const demoted: NoteError[] = [];
   let current: SectionKey | null = null;
   let buffer: string[] = [];
   let fence: string | null = null;
 
   const flush = () => {
-    if (current) sections[current] = normalizeSection(buffer.join("\n"));
+    if (current) {
+      // A `# …` or underlined heading inside a section is read as the h3 the page shows, never as
+      // a new title or section: every format an agent reads is built from this text.
+      const { text, demoted: found } = demoteQuietHeadings(normalizeSection(buffer.join("\n")));
+      sections[current] = text;
+      const first = (headingLine.get(current) ?? 0) + 1 + leadingBlankLines(buffer);
+      const name = SECTIONS.find((s) => s.key === current)?.heading ?? current;
+      for (const h of found) demoted.push({ line: first + h.line - 1, field: current, message: reservedHeadingMessage(name, h) });
+    }
     buffer = [];
   };
 
@@ -144,7 +162,14 @@ function parseSections(
     buffer.push(l);
   }
   flush();
-  return errors.length ? { ok: false, errors } : { ok: true, sections, headingLine };
+  return errors.length ? { ok: false, errors } : { ok: true, sections, headingLine, demoted };
+}
+
+/** Lines normalizeSection drops from the top of a section, so a line inside it can be named in the file. */
+function leadingBlankLines(lines: string[]): number {
+  let n = 0;
+  while (n < lines.length && /^[ \t]*$/.test(lines[n] ?? "")) n++;
+  return n;
 }
 
 function locate(

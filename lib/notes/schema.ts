@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reservedHeadingMessage, reservedHeadings } from "./section-headings";
 
 /**
  * The note: one decision record (AFN-NNN). This module is the single definition of what a valid
@@ -57,11 +58,22 @@ export function normalizeSection(s: string): string {
   return s.replace(/\r\n?/g, "\n").replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, "");
 }
 
-/** Section text: Markdown. Level-2 headings are reserved for the note's own sections. */
+/**
+ * Section text: Markdown. Level-1 and level-2 headings are reserved for the note's own title and
+ * sections, in every form Markdown has (`## …`, `# …`, a line underlined with --- or ===; see
+ * ./section-headings.ts). The error names the line within the section (`params.line`).
+ */
 export function sectionSchema(heading: string) {
   return text(heading, 100_000, normalizeSection)
-    .refine((s) => scanSection(s).reservedHeading === null, {
-      message: `${heading} contains a level-2 heading ("## …"); use ### for headings inside a section`,
+    .superRefine((s, ctx) => {
+      const atx = scanSection(s).reservedHeading;
+      const quiet = reservedHeadings(s)[0];
+      if (atx !== null && (!quiet || atx <= quiet.line)) {
+        const message = `${heading} contains a level-2 heading on line ${atx} ("## …"); use ### for headings inside a section`;
+        ctx.addIssue({ code: "custom", message, params: { line: atx } });
+      } else if (quiet) {
+        ctx.addIssue({ code: "custom", message: reservedHeadingMessage(heading, quiet), params: { line: quiet.line } });
+      }
     })
     .refine((s) => scanSection(s).unclosedFence === null, {
       message: `${heading} has a code block (\`\`\` or ~~~) that is never closed`,

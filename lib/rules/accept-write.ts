@@ -88,7 +88,7 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
 
   const parsed = noteSchema.safeParse(input);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) findings.push({ rule: "schema", field: fieldOf(issue.path), message: issue.message });
+    for (const issue of parsed.error.issues) findings.push({ rule: "schema", field: fieldOf(issue.path), message: issue.message, ...lineOf(issue) });
     // The phase rule still reads the phase field; the policy scans only a note the schema accepts.
     if (typeof input.phase === "string") findings.push(...phaseOf(input as Pick<Note, "phase">, context));
     return findings;
@@ -215,6 +215,12 @@ function phaseFindings({ kind, before, after, actor, context }: PhaseWrite): Wri
 }
 
 // ---- shared ------------------------------------------------------------------------------------
+
+/** The line within the field's text a schema issue names (a section's reserved heading), when it names one. */
+function lineOf(issue: { code: string; params?: Record<string, unknown> }): { line?: number } {
+  const line = issue.code === "custom" ? issue.params?.line : undefined;
+  return typeof line === "number" ? { line } : {};
+}
 
 /** A schema path as the field the editor shows ("tags.2" is the Tags field). */
 function fieldOf(path: readonly PropertyKey[]): string {

@@ -12,7 +12,7 @@ export function whereOf(f: WriteFinding): Where {
   if (f.rule === "archive-policy") {
     return { field: fieldOfPath(f.field.split(".")), line: f.line, column: f.column, rule: f.policy, message: f.message, excerpt: f.excerpt };
   }
-  return { field: f.field, message: f.message };
+  return f.line ? { field: f.field, line: f.line, message: f.message } : { field: f.field, message: f.message };
 }
 
 export const unmetOf = (findings: readonly WriteFinding[]) =>
