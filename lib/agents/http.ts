@@ -87,7 +87,11 @@ export async function serveAgent(
   });
   // A concurrent request that shared a failed build has no refusal of its own: build it again.
   if (!encoded) return refusal ?? serveAgent(request, options, build);
-  const { body, encoding } = await encodedFor(request.headers.get("accept-encoding"), encoded);
+  // Identity bytes only: `next start` drops a route handler's Content-Encoding header
+  // (next/dist/server/send-response.js, FORBIDDEN_HEADERS) and compresses the body itself, so
+  // precompressed bytes reached clients as brotli with no header, or as gzip inside gzip, and
+  // every fetch-based agent read garbage. Next's own compression still applies to these bytes.
+  const { body, encoding } = await encodedFor(null, encoded);
   const vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : "Accept-Encoding";
   const sent: Record<string, string> = { ...headers, Vary: vary, "Content-Type": MEDIA[options.media], "Content-Length": String(body.length) };
   if (encoding) sent["Content-Encoding"] = encoding;
