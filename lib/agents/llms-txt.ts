@@ -29,8 +29,9 @@ export function llmsTxt(view: LlmsView, urls: AgentUrls, phases: PhasesView["pha
     ...header(view, urls),
     "## For agents",
     "",
-    link("Agent guide", urls.guide, "the protocol, every format and URL pattern, status and boundary rules, archive policy, closeout contract"),
-    link("Search", urls.search("transactional state", 5), "ranked index lines for a query; put your task's words in q"),
+    link("Agent guide", urls.guide, `the protocol, every format and URL pattern (the index as JSON: ${urls.indexJson}), status and boundary rules, archive policy, closeout contract`),
+    // Every link here is a page with an HTML form too, so a crawler sampling these links finds pages.
+    link("Search", `${urls.base}/search.md?q=transactional+state`, `ranked results for a query (put your task's words in q); as index entries in JSON: ${urls.base}/agents/search.json?q=…&limit=…`),
     // The endpoint itself answers only POST; the link goes to where the guide explains it.
     link("MCP", `${urls.guide}#mcp`, `read-only Streamable HTTP, POST ${urls.mcp}: tools, note resources, a retrieval prompt`),
     "",
@@ -46,7 +47,6 @@ export function llmsTxt(view: LlmsView, urls: AgentUrls, phases: PhasesView["pha
     "",
     link("Every note in full", urls.llmsFull, "all published notes as plain text in one file"),
     link("Every page in Markdown", urls.pagesTxt, "each note's full text, history, tag and phase page as Markdown"),
-    link("Compact index as JSON", urls.indexJson, "the same entries with phase, tags and a URL for every format; schemas at /agents/schema/"),
     "",
   ].join("\n");
 }
