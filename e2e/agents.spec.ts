@@ -318,7 +318,7 @@ test.describe("the guide", () => {
       await expect(page.getByRole("heading", { level: 2, name: heading })).toBeVisible();
     }
     await expect(page.getByText("pinned-not-supported", { exact: true }).first()).toBeVisible();
-    await expect(page.locator('a[href$="/llms.txt"]').first()).toBeVisible();
+    await expect(page.locator('article a[href$="/llms.txt"]').first()).toBeVisible();
     const results = await new AxeBuilder({ page }).include("article").analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
