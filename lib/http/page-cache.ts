@@ -73,7 +73,9 @@ export async function cachedPage(request: NextRequest): Promise<Response | null>
   }
   const bytes = entry ? await cachedBytes(s.view as never, key, async () => null) : null;
   if (entry && bytes) {
-    const { body, encoding } = await encodedFor(request.headers.get("accept-encoding"), bytes);
+    // Identity bytes: Next drops Content-Encoding from what the proxy answers and compresses the
+    // body again, so a precompressed page reached fetch clients as gzip inside gzip.
+    const { body, encoding } = await encodedFor(null, bytes);
     const headers = new Headers(entry.headers);
     for (const [k, v] of Object.entries(common)) headers.set(k, v);
     headers.set("Content-Length", String(body.length));
