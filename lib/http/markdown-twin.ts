@@ -9,8 +9,8 @@ import { pageOf, pageOfTwinPath, twinUrlOf, type TwinPage } from "@/lib/agents/t
  * route; every other twin to /agents/twin. The HTML page names its twin in a Link header.
  *
  * The guide's canonical path is /agents/ (site.yaml), so next.config.ts turns off Next's own
- * trailing-slash redirect and this step does it: /agents → /agents/, and any other path ending in
- * a slash → the same path without it, as Next did before.
+ * trailing-slash redirect and this step does it for every other path (/x/ → /x, as Next did);
+ * /agents and /agents/ both answer the guide, which names /agents/ as canonical.
  *
  * The HTML answer cannot carry `Vary: Accept` from here: Next 16 sets the Vary header of an app
  * page itself (app-page-runtime: res.setHeader('Vary', …)), replacing what a proxy adds. It is
@@ -20,7 +20,7 @@ import { pageOf, pageOfTwinPath, twinUrlOf, type TwinPage } from "@/lib/agents/t
 
 const NOTE_FORMAT = /^\/notes\/([A-Z][A-Z0-9]*-\d{3,})\.(md|txt|json)$/;
 
-/** A redirect to the canonical slash, a rewrite to a twin, or null when the HTML page answers. */
+/** A redirect that drops a trailing slash, a rewrite to a twin, or null when the HTML page answers. */
 export function markdownTwin(request: NextRequest): NextResponse | null {
   const { pathname } = rawUrl(request);
   const slash = canonicalSlash(request);
@@ -56,15 +56,18 @@ function twinTarget(request: NextRequest, page: TwinPage, htmlPath: string): URL
   return target;
 }
 
-/** /agents → /agents/ (the guide's canonical path); /x/ → /x for every other path, as Next does by default. */
+/**
+ * /x/ → /x for every path but / and /agents/, as Next does by default. /agents itself is not
+ * redirected: Next's URL handling strips a trailing slash from any Location a proxy sets (it reads
+ * it through NextURL and the trailingSlash setting), so /agents and /agents/ both answer the guide,
+ * whose canonical link names /agents/.
+ */
 function canonicalSlash(request: NextRequest): NextResponse | null {
   const { pathname, search } = rawUrl(request);
-  let to: string | null = null;
-  if (pathname === "/agents") to = "/agents/";
-  else if (pathname.length > 1 && pathname.endsWith("/") && pathname !== "/agents/") to = pathname.replace(/\/+$/, "") || "/";
-  if (to === null) return null;
-  // A relative Location: the host this server was reached by stays the client's business.
-  return new NextResponse(null, { status: 308, headers: { Location: `${to}${search}` } });
+  if (pathname.length <= 1 || !pathname.endsWith("/") || pathname === "/agents/") return null;
+  const to = pathname.replace(/\/+$/, "") || "/";
+  // Absolute, as NextResponse.redirect needs; Next sends it relative to the client's own host.
+  return NextResponse.redirect(new URL(`${to}${search}`, request.url), 308);
 }
 
 /**
