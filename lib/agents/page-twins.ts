@@ -41,7 +41,8 @@ function filterLine(counts: StatusCount[], total: number, urls: AgentUrls): stri
   return `Filter by status: [all (${total})](${urls.base}/index.md), ${items.join(", ")}.`;
 }
 
-const commitLine = (view: Pick<PublishedView, "commit">) => `Built from commit ${view.commit} on main.`;
+/** As the pages' CommitLine says it, with the whole commit ID after the short one. */
+const commitLine = (view: Pick<PublishedView, "commit">) => `Read from published commit ${view.commit.slice(0, 12)} (${view.commit}, on main).`;
 
 /** `/` and `/?status=…`. */
 export function homeTwin(view: PublishedView, urls: AgentUrls, status: string | null): string {
@@ -221,7 +222,8 @@ export function searchTwin(view: PublishedView, urls: AgentUrls, q: string, hits
     if (!note) return [];
     const above = h.field === "title" || h.field === "id";
     const passage = above ? oneLine(note.summary) : `Matched in ${fieldLabel[h.field] ?? h.field}: ${oneLine(h.passage)}`;
-    return [`- **${note.id}** (${note.status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${passage}`];
+    // As the result card shows it: ID, status label, title, passage (the exact status in brackets).
+    return [`- **${note.id}** ${STATUS_LABEL[note.status]} (${note.status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${passage}`];
   });
   return page(urls, [
     "# Search",
@@ -335,9 +337,9 @@ export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry
     "",
     oneLine(site.core_intro),
     "",
-    ...view.core.map((n, i) => `${i + 1}. ${n.id} ${escapeText(n.title)}: [capsule](${urls.capsule(n.id, "md")}) · [Markdown](${urls.noteAs(n.id, "md")}) · [page](${urls.note(n.id)})`),
+    ...view.core.map((n, i) => `${i + 1}. ${n.id} ${escapeText(n.title)} — [capsule](${urls.capsule(n.id, "md")}) · [Markdown](${urls.noteAs(n.id, "md")}) · [page](${urls.note(n.id)})`),
     "",
-    commitLine(view),
+    `Built from commit ${view.commit}.`,
   ]);
 }
 

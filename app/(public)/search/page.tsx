@@ -67,8 +67,7 @@ export default async function SearchPage({ searchParams }: Props) {
                 return (
                   <li key={hit.id} className="result">
                     <p className="card__meta">
-                      <span className="id">{note.id}</span>
-                      <StatusBadge status={note.status} />
+                      <span className="id">{note.id}</span> <StatusBadge status={note.status} />
                     </p>
                     <h3 className="card__title">
                       <Link href={noteUrl(note.id)}>
