@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { commitWithGit } from "./support/content-repo";
+
+/**
+ * Public pages come from a per-commit page cache: a repeated request carries the commit in its
+ * ETag and a revalidation is answered 304, yet a commit made with plain git is on the very next
+ * request, and a draft never is. AFN-96x are this file's own IDs.
+ */
+
+/** A seed note (AFN-002, not a core decision) renamed to `id` with `title` and `status`. */
+function noteFrom(id: string, title: string, status: string): string {
+  return fs
+    .readFileSync(path.resolve("content/notes/AFN-002.md"), "utf8")
+    .replace(/^id: .*$/m, `id: ${id}`)
+    .replace(/^title: .*$/m, `title: ${title}`)
+    .replace(/^status: .*$/m, `status: ${status}`)
+    .replace(/^order: .*$/m, `order: ${Number(id.slice(4))}`);
+}
+
+/** GET / until the answer carries an ETag (the cache is filled behind the first request). */
+async function cachedHome(request: APIRequestContext) {
+  for (let i = 0; i < 50; i++) {
+    const res = await request.get("/");
+    expect(res.status()).toBe(200);
+    if (res.headers()["etag"]) return res;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the home page never came with an ETag");
+}
+
+test("a cached page revalidates with 304, and a plain-git commit or a draft changes it at once", async ({ request }) => {
+  const first = await cachedHome(request);
+  const etag = first.headers()["etag"]!;
+  const commit = first.headers()["x-content-commit"]!;
+  expect(etag).toContain(commit);
+  expect(first.headers()["cache-control"]).toBe("public, no-cache");
+  expect((await request.get("/", { headers: { "If-None-Match": etag } })).status()).toBe(304);
+
+  // A published note committed with plain git: the very next request has it, in full, not a 304.
+  commitWithGit({ "notes/AFN-961.md": noteFrom("AFN-961", "Heron ledger read through the page cache", "verified-checkpoint") }, { message: "Publish AFN-961 with plain git" });
+  const after = await request.get("/", { headers: { "If-None-Match": etag } });
+  expect(after.status()).toBe(200);
+  expect(await after.text()).toContain("Heron ledger read through the page cache");
+
+  // A draft on main: never on the page, cached or not.
+  commitWithGit({ "notes/AFN-962.md": noteFrom("AFN-962", "Bittern draft never shown", "draft") }, { message: "Draft AFN-962 with plain git" });
+  const withDraft = await cachedHome(request);
+  expect(await withDraft.text()).not.toContain("Bittern draft never shown");
+  expect(withDraft.headers()["etag"]).not.toBe(etag);
+});
