@@ -94,7 +94,8 @@ test.describe("every published note", () => {
       const capsuleMd = await request.get(`/agents/capsules/${e.id}.md`);
       expect(capsuleMd.headers()["content-type"]).toBe("text/markdown; charset=utf-8");
       const capsuleText = await capsuleMd.text();
-      expect(capsuleText.startsWith(`# ${e.id}: ${e.title}\n`)).toBe(true);
+      // The pointer to /llms.txt first, as in every Markdown answer; then the capsule.
+      expect(capsuleText.startsWith(`> For agents: the index of this archive is ${base()}/llms.txt\n\n# ${e.id}: ${e.title}\n`)).toBe(true);
       for (const label of ["Status:", "Flags:", "Decision:", "Invariant:", "Rejected shortcut:", "Claim boundary:", "Evidence:", "Full note:"]) {
         expect(capsuleText, `${e.id} ${label}`).toContain(label);
       }
