@@ -60,14 +60,28 @@ async function waitFor(url, server, ms = 120_000) {
 async function startServer() {
   const port = Number(process.env.CHECK_AGENTS_PORT || 3207);
   const url = `http://127.0.0.1:${port}`;
+  // A server already on the port would answer in place of ours and the check would grade the wrong build.
+  const busy = await fetch(`${url}/`).then(
+    () => true,
+    () => false,
+  );
+  if (busy) throw new Error(`port ${port} is already in use; stop what listens there or set CHECK_AGENTS_PORT`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-check-agents-"));
   const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, SITE_URL: url, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "ignore", "inherit"],
+    // Its own process group, so stopping it stops any worker it started too.
+    detached: true,
   });
   const stop = () => {
-    if (server.exitCode === null) server.kill("SIGTERM");
+    if (server.exitCode === null) {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {
+        server.kill("SIGTERM");
+      }
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
