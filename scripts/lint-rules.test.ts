@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import path from "node:path";
+import { ESLint } from "eslint";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * The layer rules in eslint.config.mjs, held to what they promise: a forbidden import or an import
+ * cycle fails `npm run lint` (which `npm test` runs), and a type-only import across layers does not.
+ */
+
+const root = path.resolve(__dirname, "..");
+const eslint = new ESLint({ cwd: root });
+const fixture = path.join(root, "lib", "lint-fixture-cycle");
+
+// The import rules read files from disk, so each sample is a real file, removed at once.
+async function problems(dir: string, code: string): Promise<string[]> {
+  const file = path.join(root, dir, `lint-fixture-${process.pid}.tsx`);
+  fs.writeFileSync(file, code);
+  try {
+    const [result] = await eslint.lintFiles([file]);
+    return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+afterAll(() => fs.rmSync(fixture, { recursive: true, force: true }));
+
+describe("layer rules", () => {
+  it("refuses the store, a domain service or fs in browser code, but lets a type through", async () => {
+    expect(await problems("components", 'import { getContentStore } from "@/lib/store";\nexport const s = getContentStore;\n')).toEqual([
+      expect.stringContaining("no-restricted-imports"),
+    ]);
+    expect(await problems("lib/queries", 'import { saveDraft } from "@/lib/studio/save-draft";\nexport const s = saveDraft;\n')).toHaveLength(1);
+    expect(await problems("components", 'import type { NoteView } from "@/lib/studio/note-view";\nexport type V = NoteView;\n')).toEqual([]);
+  });
+
+  it("keeps the rules pure and the store at the bottom", async () => {
+    expect(await problems("lib/rules", 'import fs from "node:fs";\nexport const f = fs;\n')).toHaveLength(1);
+    expect(await problems("lib/notes", 'import { getContentStore } from "@/lib/store";\nexport const s = getContentStore;\n')).toHaveLength(1);
+    expect(await problems("lib/store", 'import { saveDraft } from "@/lib/studio/save-draft";\nexport const s = saveDraft;\n')).toHaveLength(1);
+    expect(await problems("lib/rules", 'import { z } from "zod";\nexport const s = z.string();\n')).toEqual([]);
+  });
+
+  it("fails on an import cycle", async () => {
+    fs.mkdirSync(fixture, { recursive: true });
+    fs.writeFileSync(path.join(fixture, "a.ts"), 'import { b } from "@/lib/lint-fixture-cycle/b";\nexport const a = (): number => b();\n');
+    fs.writeFileSync(path.join(fixture, "b.ts"), 'import { a } from "@/lib/lint-fixture-cycle/a";\nexport const b = (): number => a();\n');
+    const [result] = await eslint.lintFiles([path.join(fixture, "a.ts")]);
+    expect(result?.messages.map((m) => m.ruleId)).toContain("import/no-cycle");
+  });
+});
