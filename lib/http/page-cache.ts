@@ -1,5 +1,5 @@
 import http from "node:http";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { cachedBytes, encodedFor } from "@/lib/agents/bytes";
 import { etagMatches } from "@/lib/agents/http";
@@ -63,7 +63,7 @@ export async function cachedPage(request: NextRequest): Promise<Response | null>
   }
   const origin = requestOrigin(request.headers);
   const url = `${request.nextUrl.pathname}${request.nextUrl.search}`;
-  const etag = etagFor(commit, `page.${hashOf(url)}`, origin);
+  const etag = etagFor(commit, `page.${createHash("sha256").update(url).digest("hex").slice(0, 12)}`, origin);
   const vary = ["Accept-Encoding", "Accept", originVary()].filter(Boolean).join(", ");
   const common = { ETag: etag, "Cache-Control": PAGE_CACHE_CONTROL, Vary: vary, "X-Content-Commit": commit };
   const key = `${origin} ${url}`;
@@ -122,10 +122,4 @@ async function fill(request: NextRequest, commit: string, key: string): Promise<
   }
   await cachedBytes(s.view as never, key, async () => answer.body.toString("utf8"));
   s.pages.set(key, { headers: kept });
-}
-
-function hashOf(text: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(36);
 }
