@@ -1,0 +1,46 @@
+import type { ReactNode } from "react";
+import type { Note } from "@/lib/notes/schema";
+import { BoundaryBadge } from "./boundary-badge";
+import { MentionText } from "./mention-text";
+import { PhaseLink } from "./phase-link";
+import { StatusBadge } from "./status-badge";
+import { TagList } from "./tag-list";
+
+/**
+ * A note's head as readers see it: id, status, boundaries, core label, title, summary, phase and
+ * tags. `children` adds further facts (<div><dt/><dd/></div>) after the tags. Shared by the public
+ * note page and the studio's review page.
+ */
+export function NoteHead({ note, linkable, children }: { note: Note; linkable: ReadonlySet<string>; children?: ReactNode }) {
+  return (
+    <header className="page-head">
+      <p className="note__ids">
+        <span className="id">{note.id}</span>
+        <StatusBadge status={note.status} />
+        {note.boundaries.map((b) => (
+          <BoundaryBadge key={b} boundary={b} />
+        ))}
+        {note.core ? <span className="core-label">Core decision {note.core.rank}: {note.core.label}</span> : null}
+      </p>
+      <h1 id="note-title">{note.title}</h1>
+      <p className="lede">
+        <MentionText text={note.summary} linkable={linkable} />
+      </p>
+      <dl className="facts facts--note">
+        <div>
+          <dt>Phase</dt>
+          <dd>
+            <PhaseLink phase={note.phase} />
+          </dd>
+        </div>
+        <div>
+          <dt>Tags</dt>
+          <dd>
+            <TagList tags={note.tags} />
+          </dd>
+        </div>
+        {children}
+      </dl>
+    </header>
+  );
+}
