@@ -27,7 +27,7 @@ export function planChanges(changes: FileChanges | Record<string, Content>): Fol
   const root = folder();
   for (const [path, content] of Object.entries(changes)) {
     if (content !== null && typeof content !== "string" && !(content instanceof Uint8Array)) {
-      throw new StoreRequestError(`the new content of "${path}" must be text or null`);
+      throw new StoreRequestError(`the new content of "${path}" must be text, bytes or null`);
     }
     const segments = checkPath(path);
     let at = root;

@@ -59,6 +59,25 @@ export function createContentStore(dir: string): ContentStore {
       return bytes === null ? null : bytes.toString("utf8");
     },
 
+    async readBytes(refOrOid, file) {
+      const blob = await blobAt(refOrOid, file);
+      return blob === null ? null : repo.db.readType(blob, "blob");
+    },
+
+    fileId: (refOrOid, file) => blobAt(refOrOid, file),
+
+    async writeBlob(bytes) {
+      if (!(bytes instanceof Uint8Array)) throw new StoreRequestError("a blob is written from bytes");
+      return repo.db.write("blob", bytes);
+    },
+
+    async readBlob(oid) {
+      if (typeof oid !== "string" || !/^[0-9a-f]{40}$/.test(oid)) return null;
+      // The id may come from a request: a tree or commit by that id is "no such blob", not corruption.
+      const object = await repo.db.read(oid);
+      return object && object.type === "blob" ? object.content : null;
+    },
+
     async readNote(id, refOrOid) {
       if (typeof id !== "string" || id === "" || id.includes("/")) return null;
       const name = `${id}.md`;

@@ -31,8 +31,11 @@ export type Snapshot = {
   notes: StoredNote[];
 };
 
-/** A file change in one commit: new content, or null to delete the path. */
-export type FileChanges = Record<string, string | null>;
+/**
+ * A file change in one commit: new content (text, or bytes for binary files such as a note's
+ * images), or null to delete the path.
+ */
+export type FileChanges = Record<string, string | Uint8Array | null>;
 
 export type CommitRequest = {
   ref: string; // e.g. "refs/heads/main", "refs/heads/drafts/AFN-022", "refs/reviews/AFN-022"
@@ -94,6 +97,17 @@ export interface ContentStore {
   snapshot(refOrOid: string): Promise<Snapshot>;
   /** A file's text at that revision; null when the revision or the file does not exist. */
   readFile(refOrOid: string, path: string): Promise<string | null>;
+  /** A file's bytes at that revision (images and other binary files); null when the revision or the file does not exist. */
+  readBytes(refOrOid: string, path: string): Promise<Uint8Array | null>;
+  /** The blob id of a file at that revision; null when the revision or the file does not exist. */
+  fileId(refOrOid: string, path: string): Promise<Oid | null>;
+  /**
+   * Writes bytes as a blob object that no commit references yet (an uploaded image waiting for the
+   * save that references it) and answers its id. Git's gc prunes it if no commit ever does.
+   */
+  writeBlob(bytes: Uint8Array): Promise<Oid>;
+  /** A blob's bytes by its id; null when the object database has no blob with that id. */
+  readBlob(oid: Oid): Promise<Uint8Array | null>;
   /** notes/<id>.md at that revision, parsed; null when the revision or the note does not exist. */
   readNote(id: string, refOrOid: string): Promise<StoredNote | null>;
   /**
