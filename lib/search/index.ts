@@ -135,28 +135,49 @@ export function searchNotes(view: PublishedView, q: string, opts: { limit?: numb
   });
   const phrase = normalizePhrase(query);
   const asked = new Set(phrase.split(" ")).size;
-  const ranked = results.flatMap((r) => {
+  const limit = opts.limit ?? 50;
+  const scored = results.flatMap((r) => {
     const note = view.byId.get(String(r.id));
-    return note ? [rank(r, note, phrase, asked)] : [];
+    return note ? [coverageOf(r, note, asked)] : [];
   });
   // When some note matches the whole query, notes that share only a minor part of it are noise.
-  const best = Math.max(0, ...ranked.map((h) => h.coverage));
-  return ranked
-    .filter((h) => best < 1 || h.coverage >= 0.25)
-    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
-    .slice(0, opts.limit ?? 50)
-    .map(({ note, result, score }) => {
-      const field = bestField(result);
-      return { id: note.id, score, field, passage: passageAround(fieldText(note, field), result.terms), terms: result.terms };
-    });
+  const best = scored.reduce((max, h) => Math.max(max, h.coverage), 0);
+  const candidates = scored.filter((h) => best < 1 || h.coverage >= 0.25).sort((a, b) => b.base - a.base);
+  return topByFinalScore(candidates, phrase, limit).map(({ note, result, score }) => {
+    const field = bestField(result);
+    return { id: note.id, score, field, passage: passageAround(fieldText(note, field), result.terms), terms: result.terms };
+  });
 }
 
-function rank(result: SearchResult, note: Note, phrase: string, asked: number) {
+export type Scored = { id: string; note: Note; result: SearchResult; coverage: number; base: number };
+
+function coverageOf(result: SearchResult, note: Note, asked: number): Scored {
   // A note that matches every word of the query outranks one that matches a rare word alone.
   const coverage = Math.min(1, result.queryTerms.length / Math.max(1, asked)) ** 2;
-  // The exact phrase in a title, tag or summary is what a reader means: let it lead.
-  const exact = phrase.includes(" ") && shortFields(note).some((text) => normalizePhrase(text).includes(phrase));
-  return { id: note.id, note, result, coverage, score: result.score * coverage * (exact ? 1.5 : 1) };
+  return { id: note.id, note, result, coverage, base: result.score * coverage };
+}
+
+// The exact phrase in a title, tag or summary is what a reader means: it lifts a note's score.
+const EXACT_LIFT = 1.5;
+
+/**
+ * The `limit` best notes by final score (base, lifted by EXACT_LIFT for the exact phrase), from
+ * candidates sorted by base score. The phrase test is the costly part at thousands of matches, so
+ * it runs only while a candidate could still enter the top: once even a lifted base falls below
+ * the limit-th final score found so far, no later candidate can. The answer is exactly that of
+ * lifting every candidate and sorting.
+ */
+export function topByFinalScore(candidates: Scored[], phrase: string, limit: number) {
+  const lifts = phrase.includes(" ");
+  const top: (Scored & { score: number })[] = [];
+  for (const c of candidates) {
+    if (top.length >= limit && c.base * (lifts ? EXACT_LIFT : 1) < (top[limit - 1] as { score: number }).score) break;
+    const exact = lifts && shortFields(c.note).some((text) => normalizePhrase(text).includes(phrase));
+    top.push({ ...c, score: c.base * (exact ? EXACT_LIFT : 1) });
+    top.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    if (top.length > limit) top.length = limit;
+  }
+  return top;
 }
 
 /** The fields the exact-phrase rule reads; cheap ones, so ranking never converts a section. */
