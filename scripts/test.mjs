@@ -30,6 +30,17 @@ function ensureChromium() {
   return fs.existsSync(CHROMIUM);
 }
 
+// nginx serves the static export and caches in front of the app in e2e/export*.spec.ts.
+const NGINX = process.env.NGINX_PATH || "/usr/sbin/nginx";
+function ensureNginx() {
+  if (fs.existsSync(NGINX)) return true;
+  console.log(`nginx is missing at ${NGINX}: installing Debian's nginx package.`);
+  const apt = (args) => (process.getuid?.() === 0 ? run("apt-get", args) : run("sudo", ["apt-get", ...args]));
+  process.env.DEBIAN_FRONTEND = "noninteractive";
+  if (apt(["update", "-qq"]) !== 0 || apt(["install", "-y", "-qq", "nginx"]) !== 0) return false;
+  return fs.existsSync(NGINX);
+}
+
 function readJson(file) {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8"));
@@ -76,6 +87,10 @@ if (unit) {
 // End-to-end tests: one production build, then Playwright against `next start`.
 const e2eFile = path.join(results, "e2e.json");
 fs.rmSync(e2eFile, { force: true });
+if (!ensureNginx()) {
+  console.error("nginx could not be installed: the export tests will fail");
+  totals.failed += 1;
+}
 if (!ensureChromium()) {
   console.error("Chromium could not be installed: the end-to-end suite cannot run");
   totals.failed += 1;
