@@ -1,13 +1,15 @@
 import { localTimezone, serializeCommit, type Signature } from "./commit-object";
 import { applyChanges, planChanges } from "./edit-tree";
 import { StoreRequestError } from "./errors";
+import { checkPath } from "./paths";
 import { revision } from "./history";
 import { EMPTY_TREE } from "./objects";
 import { cleanMessage, sanitizePerson } from "./person";
 import { checkRefName, OID, readRef } from "./refs";
 import { queued, swapRef } from "./ref-update";
+import { afterRejection, RemoteUnavailableError } from "./remote";
 import type { Repo } from "./repo";
-import { RefConflictError, type CommitRequest, type Oid, type Person, type Revision } from "./types";
+import { RefConflictError, type CommitRequest, type Oid, type Person, type RemoteLink, type Revision } from "./types";
 
 /**
  * A save: one commit built from trees (no working tree, no index), then a compare-and-swap of the
@@ -30,7 +32,7 @@ export function signatureNow(person: Person, now = new Date()): Signature {
   return { ...person, seconds: Math.floor(now.getTime() / 1000), tz: localTimezone(now) };
 }
 
-export async function commitChanges(repo: Repo, req: CommitRequest): Promise<Revision> {
+export async function commitChanges(repo: Repo, req: CommitRequest, remote?: RemoteLink | null): Promise<Revision> {
   checkRefName(req.ref);
   const expected = checkOid(req.expected, "expected");
   const parentOid = req.parent === undefined ? expected : checkOid(req.parent, "parent");
@@ -53,9 +55,73 @@ export async function commitChanges(repo: Repo, req: CommitRequest): Promise<Rev
     const now = new Date();
     const object = { tree, parents: parentOid ? [parentOid] : [], author: signatureNow(author, now), committer: signatureNow(APP_IDENTITY, now), message };
     const oid = await repo.db.write("commit", serializeCommit(object));
+    if (remote) return pushCommit(repo, remote, req, { expected, parent: parentOid, oid, object, paths: Object.keys(req.changes), plan });
     await swapRef(repo.gitdir, req.ref, expected, oid);
     return revision(oid, object);
   });
+}
+
+const PUSH_ATTEMPTS = 6;
+type Built = { expected: Oid | null; parent: Oid | null; oid: Oid; object: CommitObjectFields; paths: string[]; plan: ReturnType<typeof planChanges> };
+type CommitObjectFields = Parameters<typeof serializeCommit>[0];
+
+/**
+ * With a remote, the commit reaches the remote first and the local ref follows (./remote). A push
+ * refused because the remote's branch moved is handled like a local stale write: after a sync, the
+ * same single-file change is rebuilt on the new tip when the remote touched none of its files,
+ * and is a conflict (RefConflictError, the caller's 409) when it did (`afterRejection`).
+ */
+async function pushCommit(repo: Repo, remote: RemoteLink, req: CommitRequest, first: Built): Promise<Revision> {
+  let built = first;
+  for (let attempt = 1; ; attempt++) {
+    const { expected, oid } = built;
+    const pushed = await remote.push(req.ref, expected, oid, () => setLocal(repo.gitdir, req.ref, oid));
+    if (pushed.ok) return revision(oid, built.object);
+    await remote.sync();
+    const tip = await readRef(repo.gitdir, req.ref);
+    const touchedByRemote = expected && tip ? await changedPaths(repo, expected, tip, built.paths) : built.paths;
+    const next = afterRejection({ expected, parent: built.parent, tip, touchedByRemote, attempt, limit: PUSH_ATTEMPTS });
+    if (next.kind === "conflict") {
+      if (tip === expected) throw new RemoteUnavailableError(remote.displayUrl, `it refused the update of ${req.ref}: ${pushed.why}`);
+      throw new RefConflictError(req.ref, first.expected, tip);
+    }
+    if (next.kind === "retry") {
+      await new Promise((r) => setTimeout(r, 20 * attempt * (0.5 + Math.random())));
+      continue;
+    }
+    const onto = (await repo.commit(next.onto))!;
+    const tree = (await applyChanges(repo, onto.tree, built.plan)) ?? (await repo.db.write("tree", Buffer.alloc(0)));
+    if (tree === onto.tree) throw new NothingToCommitError(req.ref); // the remote already holds exactly this change
+    const object = { ...built.object, tree, parents: [next.onto] };
+    built = { ...built, expected: next.onto, parent: next.onto, object, oid: await repo.db.write("commit", serializeCommit(object)) };
+  }
+}
+
+/** Which of `paths` differ between two commits. */
+async function changedPaths(repo: Repo, from: Oid, to: Oid, paths: string[]): Promise<string[]> {
+  const [a, b] = await Promise.all([repo.commit(from), repo.commit(to)]);
+  if (!a || !b) return paths;
+  const out: string[] = [];
+  for (const p of paths) {
+    const segments = checkPath(p);
+    const [x, y] = await Promise.all([repo.entryAt(a.tree, segments), repo.entryAt(b.tree, segments)]);
+    if ((x?.oid ?? null) !== (y?.oid ?? null)) out.push(p);
+  }
+  return out;
+}
+
+/** After the remote took the commit: the local mirror follows, whatever a sync set meanwhile. */
+export async function setLocal(gitdir: string, ref: string, value: Oid | null): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const current = await readRef(gitdir, ref);
+    if (current === value) return;
+    try {
+      await swapRef(gitdir, ref, current, value);
+      return;
+    } catch (e) {
+      if (!(e instanceof RefConflictError)) throw e;
+    }
+  }
 }
 
 export function checkOid(oid: Oid | null, what: string): Oid | null {

@@ -1,5 +1,7 @@
 import path from "node:path";
 import { config } from "@/lib/env";
+import { openMirror } from "./mirror";
+import { remoteConfig } from "./remote-config";
 import { ensureContentRepo } from "./seed";
 import { createContentStore } from "./store";
 import type { ContentStore } from "./types";
@@ -10,6 +12,11 @@ import type { ContentStore } from "./types";
  */
 
 export * from "./api";
+export { openMirror } from "./mirror";
+export { remoteConfig, parseRemoteConfig, type RemoteConfig } from "./remote-config";
+
+/** What travels with the content: branches (main, drafts), review records, kept approvals. */
+export const CONTENT_NAMESPACES = ["refs/heads/", "refs/reviews/", "refs/approved/"];
 
 const KEY = Symbol.for("field-notes.content-store");
 type Memo = { gitdir: string; store: Promise<ContentStore> };
@@ -21,7 +28,13 @@ export function getContentStore(): Promise<ContentStore> {
   const gitdir = config().contentRepo;
   const current = memo[KEY];
   if (current && current.gitdir === gitdir) return current.store;
-  const store = ensureContentRepo(gitdir, path.resolve(process.cwd(), "content")).then(() => createContentStore(gitdir));
+  const seedDir = path.resolve(process.cwd(), "content");
+  const { content, pollSeconds } = remoteConfig();
+  // With CONTENT_REMOTE the local repository mirrors the remote, and every write reaches the remote
+  // first. Accounts never travel with the content: they have a repository of their own.
+  const store = content
+    ? openMirror(gitdir, { remote: { ...content, namespaces: CONTENT_NAMESPACES }, seedDir, label: "content remote", pollSeconds })
+    : ensureContentRepo(gitdir, seedDir).then(() => createContentStore(gitdir));
   memo[KEY] = { gitdir, store };
   // A failed start (unwritable folder, bad seed) is retried on the next call, not remembered.
   store.catch(() => {

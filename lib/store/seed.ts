@@ -77,7 +77,7 @@ async function seedEmptyRepository(gitdir: string, seedDir: string): Promise<voi
   }
 }
 
-async function isRepository(gitdir: string): Promise<boolean> {
+export async function isRepository(gitdir: string): Promise<boolean> {
   try {
     const [head, objects] = await Promise.all([fs.stat(path.join(gitdir, "HEAD")), fs.stat(path.join(gitdir, "objects"))]);
     return head.isFile() && objects.isDirectory();

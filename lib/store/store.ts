@@ -1,11 +1,13 @@
 import path from "node:path";
-import { checkOid, commitChanges } from "./commit";
+import { checkOid, commitChanges, setLocal } from "./commit";
 import { StoreRequestError, UnknownRevisionError } from "./errors";
 import { Histories } from "./history";
 import { filesIn, firstParentLog } from "./log";
 import { checkPath } from "./paths";
 import { checkRefName, listRefNames, readRef } from "./refs";
-import { updateRef } from "./ref-update";
+import { RefConflictError } from "./types";
+import { queued, updateRef } from "./ref-update";
+import { createRemoteLink, type RemoteOptions } from "./remote";
 import { Repo } from "./repo";
 import { NOTES_DIR, Snapshots } from "./snapshot";
 import type { ContentStore, Oid } from "./types";
@@ -16,9 +18,11 @@ export { APP_IDENTITY, NothingToCommitError } from "./commit";
  * The store over one bare repository. Refs are read from disk on every call; everything keyed by an
  * object id (trees, commits, parsed notes, snapshots, file histories) is cached, since it never changes.
  */
-export function createContentStore(dir: string): ContentStore {
+export function createContentStore(dir: string, options: { remote?: RemoteOptions } = {}): ContentStore {
   const gitdir = path.resolve(dir);
   const repo = new Repo(gitdir);
+  // With a remote, every ref write reaches the remote first (./remote); the local refs mirror it.
+  const remote = options.remote ? createRemoteLink(repo, options.remote) : null;
   const snapshots = new Snapshots(repo);
   const histories = new Histories(repo);
 
@@ -45,6 +49,7 @@ export function createContentStore(dir: string): ContentStore {
 
   return {
     gitdir,
+    remote,
 
     resolve: (ref) => repo.resolve(ref),
 
@@ -125,14 +130,23 @@ export function createContentStore(dir: string): ContentStore {
       return refs.flatMap((r) => (r.oid ? [{ ref: r.ref, oid: r.oid }] : []));
     },
 
-    commit: (req) => commitChanges(repo, req),
+    commit: (req) => commitChanges(repo, req, remote),
 
     async updateRef(ref, expected, next) {
       checkRefName(ref);
       const from = checkOid(expected, "expected");
       const to = checkOid(next, "next");
       if (to !== null && !(await repo.commit(to))) throw new StoreRequestError(`${to} is not a commit in the content repository`);
-      await updateRef(gitdir, ref, from, to);
+      if (!remote) return updateRef(gitdir, ref, from, to);
+      // The remote first, with the expected old value; a refusal is a conflict, as a local one is.
+      await queued(gitdir, ref, async () => {
+        const current = await readRef(gitdir, ref);
+        if (current !== from) throw new RefConflictError(ref, from, current);
+        const pushed = await remote.push(ref, from, to, () => setLocal(gitdir, ref, to));
+        if (pushed.ok) return;
+        await remote.sync();
+        throw new RefConflictError(ref, from, await readRef(gitdir, ref));
+      });
     },
 
     stats() {

@@ -89,8 +89,34 @@ export type StoreStats = {
   objectsWritten: number;
 };
 
+/** What the last sync found: the remote's refs in the mirrored namespaces. */
+export type SyncResult = { at: number; refs: Map<string, Oid> };
+
+export type PushOutcome = { ok: true } | { ok: false; remoteValue: Oid | null; why: string };
+
+export type RemoteLink = {
+  /** The remote's address with any credentials removed: the only form that is logged or shown. */
+  readonly displayUrl: string;
+  /** The remote's refs in the mirrored namespaces, as it lists them now (nothing is fetched). */
+  list(): Promise<Map<string, Oid>>;
+  /** Fetch and mirror. Concurrent calls share one run that starts after the call. */
+  sync(): Promise<SyncResult>;
+  /**
+   * Push `next` (null: delete) to `ref` on the remote if it still holds `expected` there, and then
+   * run `moveLocal` before any sync can apply an older listing. A remote holding something else
+   * answers { ok: false }; a remote out of reach throws RemoteUnavailableError.
+   */
+  push(ref: string, expected: Oid | null, next: Oid | null, moveLocal: () => Promise<void>): Promise<PushOutcome>;
+  /** The last sync that succeeded, or null. */
+  readonly lastSync: SyncResult | null;
+  /** The last failure to reach the remote (cleared by a successful sync). */
+  readonly lastError: string | null;
+};
+
 export interface ContentStore {
   readonly gitdir: string;
+  /** The git remote this repository mirrors (CONTENT_REMOTE, ACCOUNTS_REMOTE), or null: the local repository is the truth. */
+  readonly remote: RemoteLink | null;
   /** The commit a ref ("refs/heads/main", "main", "drafts/AFN-022", "HEAD") or full commit id names; null if none. Always read fresh. */
   resolve(ref: string): Promise<Oid | null>;
   /** Every notes/*.md at that revision, parsed. Throws UnknownRevisionError for an unknown revision. */
