@@ -1,9 +1,13 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { siteOrigin } from "@/lib/public/origin";
+import { fontVariables } from "./fonts";
 import "./globals.css";
 
-/** The root of every page (public, studio, errors): the document, its language and base URL. */
+/**
+ * The root of every page (public, studio, errors): the document, its language and base URL, and
+ * the three self-hosted typefaces as CSS variables (app/fonts.ts) that both halves of the site read.
+ */
 
 export async function generateMetadata(): Promise<Metadata> {
   return {
@@ -26,7 +30,7 @@ export const viewport: Viewport = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    <html lang="en" className={fontVariables}>
       <body>{children}</body>
     </html>
   );

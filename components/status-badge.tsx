@@ -11,7 +11,8 @@ export function StatusBadge({ status, link = true }: { status: Status; link?: bo
       <span>{STATUS_LABEL[status]}</span>
     </>
   );
-  const className = `status status--${status}`;
+  // .badge is the shared shape (components/ui/badge.tsx); .status--<status> its colour pair.
+  const className = `badge status status--${status}`;
   if (!link) return <span className={className}>{content}</span>;
   return (
     <Link className={className} href={statusUrl(status)} title={`All notes with status: ${STATUS_LABEL[status]}`}>

@@ -73,14 +73,15 @@ test.describe("Markdown twins", () => {
 
   test("the pointer is hidden from sight only: a screen reader and an agent read it, the layout does not move", async ({ page }) => {
     await page.goto("/");
-    const pointer = page.getByRole("link", { name: /^For AI agents: the index of this archive is \/llms\.txt/ });
+    const pointer = page.getByRole("link", { name: /^For AI agents: the index is \/llms\.txt/ });
     await expect(pointer).toHaveCount(1);
     await expect(pointer).toHaveAttribute("href", "/llms.txt");
     const box = await pointer.boundingBox();
     expect((box?.width ?? 0) * (box?.height ?? 0)).toBeLessThanOrEqual(1);
-    // The keyboard reaches the skip link first, then the pointer, which shows itself while focused.
+    // The keyboard reaches the skip link (to the header, drawn on top but after the content in the
+    // source) first, then the pointer, which shows itself while focused.
     await page.keyboard.press("Tab");
-    await expect(page.locator(":focus")).toHaveText("Skip to content");
+    await expect(page.locator(":focus")).toHaveText("Skip to site navigation");
     await page.keyboard.press("Tab");
     await expect(pointer).toBeFocused();
     const shown = await pointer.boundingBox();

@@ -1,48 +1,41 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { SearchForm } from "@/components/search-form";
+import { SiteHeader } from "@/components/site-header";
 
 /**
- * The public archive's frame: a header with the way home, search and the agent formats; a footer
- * with the feed. In the head and in the first lines of the body, the pointer to /llms.txt: an agent
- * reading any page's source learns at once where the index is. In the body it is a link
- * (what checkers look for), after the skip link, hidden from sight until it has focus, never from
- * screen readers or agents.
+ * The public archive's frame, content first. In the document the page's own content comes right
+ * after two links: "Skip to site navigation" and a one-line pointer to /llms.txt (both hidden from
+ * sight until they have focus, never from screen readers or agents). The header (name, links,
+ * search) follows <main> in the source and is drawn above it (CSS order in frame.css), so a screen
+ * reader, a text browser or an agent reading the source meets the note before the site's chrome,
+ * while a sighted reader sees the usual header on top. The keyboard reaches the header at once
+ * through the first link.
  */
 export default function PublicLayout({ children }: { children: ReactNode }) {
   return (
-    <>
+    <div className="frame frame--content-first">
       {/* React puts a <link> in the document head wherever it is rendered. */}
       <link rel="alternate" type="text/plain" href="/llms.txt" title="llms.txt: the index of this archive for agents" />
-      <a className="skip-link" href="#main">
-        Skip to content
+      <a className="skip-link" href="#site-nav">
+        Skip to site navigation
       </a>
       <a className="agent-pointer" href="/llms.txt">
-        For AI agents: the index of this archive is /llms.txt, and every page has a Markdown twin at its URL with .md added.
+        For AI agents: the index is /llms.txt
       </a>
-      <header className="site-header">
-        <div className="site-header__inner">
-          <Link className="site-name" href="/">
-            Field Notes
-          </Link>
-          <nav aria-label="Site">
-            <ul>
-              <li>
-                <Link href="/#records">All records</Link>
-              </li>
-              <li>
-                <Link href="/agents/" prefetch={false}>
-                  For agents
-                </Link>
-              </li>
-            </ul>
-          </nav>
-          <SearchForm id="site-search" compact />
-        </div>
-      </header>
       <main id="main" className="page">
         {children}
       </main>
+      <SiteHeader
+        id="site-nav"
+        label="Site"
+        links={[
+          { href: "/#records", label: "All records" },
+          { href: "/search", label: "Search" },
+          { href: "/agents/", label: "For agents", prefetch: false },
+        ]}
+      >
+        <SearchForm id="site-search" compact />
+      </SiteHeader>
       <footer className="site-footer">
         <div className="site-footer__inner">
           <p>Public architecture only · evidence-bound · every note is a file in a git repository.</p>
@@ -65,6 +58,6 @@ export default function PublicLayout({ children }: { children: ReactNode }) {
           </ul>
         </div>
       </footer>
-    </>
+    </div>
   );
 }

@@ -8,6 +8,8 @@ import { MCP_TOOLS } from "@/lib/agents/mcp";
 import { agentUrls, type AgentUrls } from "@/lib/agents/urls";
 import { siteOrigin } from "@/lib/public/origin";
 import { STATUS_MEANING, PUBLISHED_STATUSES } from "@/lib/notes/schema";
+import { BoundaryBadge } from "@/components/boundary-badge";
+import { StatusBadge } from "@/components/status-badge";
 import styles from "./agents.module.css";
 
 /**
@@ -94,7 +96,8 @@ export default async function AgentsPage() {
           {LIMIT_LEGEND.map((l) => (
             <div key={l.flag}>
               <dt>
-                <span className={l.flag === "hypothesis" ? "status status--hypothesis" : "boundary"}>{l.flag}</span>
+                {l.flag === "hypothesis" ? <StatusBadge status="hypothesis" link={false} /> : <BoundaryBadge boundary={l.flag} />}{" "}
+                <code>{l.flag}</code>
               </dt>
               <dd>{l.meaning}</dd>
             </div>
@@ -105,6 +108,7 @@ export default async function AgentsPage() {
           <thead>
             <tr>
               <th scope="col">Status</th>
+              <th scope="col">Value in the data</th>
               <th scope="col">Meaning</th>
             </tr>
           </thead>
@@ -112,7 +116,10 @@ export default async function AgentsPage() {
             {PUBLISHED_STATUSES.map((s) => (
               <tr key={s}>
                 <td>
-                  <span className={`status status--${s}`}>{s}</span>
+                  <StatusBadge status={s} link={false} />
+                </td>
+                <td>
+                  <code>{s}</code>
                 </td>
                 <td>{STATUS_MEANING[s]}</td>
               </tr>

@@ -1,0 +1,49 @@
+import localFont from "next/font/local";
+
+/**
+ * The archive's three typefaces, self-hosted from npm (the @fontsource-variable packages) through
+ * next/font/local: the woff2 files are copied into the build and served from this site, so no page
+ * ever asks a font service for anything, at build or at run time. Each is a variable font (one file
+ * for every weight), Latin subset: what the archive's English text and IDs use; any other character
+ * falls back per glyph to the fallback stack below.
+ *
+ * next/font sets each family as a CSS variable on <html> (app/layout.tsx), so the public site and
+ * the studio read the same --font-text / --font-ui / --font-mono (app/styles/tokens.css names them,
+ * never a family). next/font also generates a metric-adjusted fallback, so text does not jump when
+ * the font arrives.
+ */
+
+/** Reading text: notes, summaries, the preview of a section. */
+export const textFont = localFont({
+  src: [
+    { path: "../node_modules/@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-normal.woff2", weight: "200 900", style: "normal" },
+    { path: "../node_modules/@fontsource-variable/source-serif-4/files/source-serif-4-latin-wght-italic.woff2", weight: "200 900", style: "italic" },
+  ],
+  variable: "--font-text",
+  display: "swap",
+  fallback: ["Charter", "Cambria", "Noto Serif", "DejaVu Serif", "Georgia", "serif"],
+  adjustFontFallback: "Times New Roman",
+});
+
+/** Labels, controls, tables, the studio's forms. */
+export const uiFont = localFont({
+  src: [{ path: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2", weight: "100 900", style: "normal" }],
+  variable: "--font-ui",
+  display: "swap",
+  fallback: ["system-ui", "-apple-system", "Segoe UI", "Roboto", "Noto Sans", "DejaVu Sans", "Arial", "sans-serif"],
+  adjustFontFallback: "Arial",
+});
+
+/** IDs, commits, code. */
+export const monoFont = localFont({
+  src: [{ path: "../node_modules/@fontsource-variable/jetbrains-mono/files/jetbrains-mono-latin-wght-normal.woff2", weight: "100 800", style: "normal" }],
+  variable: "--font-mono",
+  // Only IDs and code use it; not worth a preload on every page.
+  preload: false,
+  display: "swap",
+  fallback: ["ui-monospace", "SF Mono", "Menlo", "Consolas", "DejaVu Sans Mono", "monospace"],
+  adjustFontFallback: false,
+});
+
+/** The classes that define the three variables; set once on <html>. */
+export const fontVariables = `${textFont.variable} ${uiFont.variable} ${monoFont.variable}`;

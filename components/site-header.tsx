@@ -1,0 +1,39 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+
+/**
+ * The header of every page, public and studio: the archive's name (home), the section's links and
+ * an end slot (the studio puts who is signed in there). One component, so both halves of the
+ * product look like one. `current` marks the link of the page being shown (aria-current).
+ */
+export type HeaderLink = { href: string; label: string; current?: boolean; prefetch?: boolean };
+
+export function SiteHeader({ links, label, section, id, children }: { links: readonly HeaderLink[]; label: string; section?: string; id?: string; children?: ReactNode }) {
+  return (
+    <header className="site-header" id={id} tabIndex={id ? -1 : undefined}>
+      <div className="site-header__inner">
+        <Link className="site-name" href="/">
+          <svg className="site-name__mark" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <rect x="3.5" y="2.5" width="17" height="19" rx="2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+            <path d="M7.5 8h9M7.5 12h9M7.5 16h5" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+          </svg>
+          Field Notes{section ? <span className="site-name__section"> · {section}</span> : null}
+        </Link>
+        {links.length > 0 ? (
+          <nav aria-label={label}>
+            <ul>
+              {links.map((l) => (
+                <li key={l.href}>
+                  <Link href={l.href} prefetch={l.prefetch} aria-current={l.current ? "page" : undefined}>
+                    {l.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+        {children ? <div className="site-header__end">{children}</div> : null}
+      </div>
+    </header>
+  );
+}
