@@ -4,7 +4,7 @@
  * store's errors) into a response in one place.
  */
 
-export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 415 | 422;
+export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 503;
 
 /** Where in the request or the note a problem is: a field path ("title", "sections.evidence") and, for text, a line. */
 export type Where = { field: string; message: string; line?: number; column?: number; rule?: string; excerpt?: string };

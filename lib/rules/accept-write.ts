@@ -2,6 +2,7 @@ import { isPublishedStatus, noteSchema, type Note, type NoteInput } from "@/lib/
 import type { Phase } from "@/lib/phases/schema";
 import { scanNote, type PolicyRule } from "./archive-policy";
 import { checkBoundaryChange, checkPublish, checkTransition, changeRequestsOn, type Actor, type ReviewState } from "./status-machine";
+import { checkImages, type AssetContext } from "./images";
 import { checkNotePhase, checkPhaseChange, isVerifiedStatus, type PhaseNoteFact } from "./phase-closeout";
 
 /**
@@ -16,7 +17,7 @@ export type PhaseWriteKind = "phase-close" | "phase-reopen" | "phase-edit";
 export type WriteKind = NoteWriteKind | PhaseWriteKind;
 
 /** Which rule a finding comes from; each lives in one module of lib/rules (see ARCHITECTURE.md). */
-export type Rule = "role" | "schema" | "phase" | "boundary" | "archive-policy" | "status" | "review" | "closeout";
+export type Rule = "role" | "schema" | "phase" | "boundary" | "archive-policy" | "images" | "status" | "review" | "closeout";
 
 /** One reason a write is refused: the field it is about, the line within that field's text when known. */
 export type WriteFinding = {
@@ -51,6 +52,12 @@ export type NoteWriteContext = {
   review: RevisionReview;
   /** Why: a retraction's or a boundary removal's reason (from the request, or a `Reason:` trailer). */
   reason?: string;
+  /**
+   * The images the note references, as found in the repository (lib/assets/note-assets.ts). Without
+   * it only the note's text is checked (alt text, where each image lives); saves, publishes and
+   * content:check always pass it.
+   */
+  assets?: AssetContext;
 };
 
 export type NoteWrite = {
@@ -106,6 +113,9 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
   }
   if (kind === "status-change" && before) findings.push(...transition(before, after, actor, context, "status-change"));
   if (kind === "publish") findings.push(...publishOf(before, after, actor, context));
+
+  // Every image has alt text and is one of the note's own, checked files (lib/rules/images.ts).
+  for (const f of checkImages(after, context.assets)) findings.push({ rule: "images", ...f });
 
   for (const f of await scanNote(after)) {
     findings.push({ rule: "archive-policy", field: f.field, line: f.line, column: f.column, policy: f.rule, message: f.message, excerpt: f.excerpt });

@@ -5,6 +5,7 @@ import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { ApiError } from "@/lib/api/errors";
 import { blankFields, composeNote } from "@/lib/validations/note";
 import { acceptWrite } from "@/lib/rules/accept-write";
+import { noteAssets } from "@/lib/assets/note-assets";
 import type { CreateNoteRequest } from "@/lib/validations/studio";
 import { describeSave } from "./describe-change";
 import { mainFacts, newNoteContext } from "./note-context";
@@ -46,7 +47,8 @@ export async function createNote(actor: StudioActor, request: CreateNoteRequest)
         return { id, revision: mainHead, view: await viewOf(await newNoteContext(store, id, main, null)) };
       }
       const after = composeNote({ id, status: "draft", order: main.nextOrder }, { ...blankFields(), ...request.note });
-      const verdict = await acceptWrite({ kind: "create", before: null, after, actor, context });
+      const assets = await noteAssets(store, { id, sections: after.sections }, null);
+      const verdict = await acceptWrite({ kind: "create", before: null, after, actor, context: { ...context, assets: assets.context } });
       if (!verdict.allowed) throw editRefused(id, verdict.findings, true);
       const note = validNote(after);
       const revision = await store.commit({
@@ -55,7 +57,7 @@ export async function createNote(actor: StudioActor, request: CreateNoteRequest)
         parent: mainHead,
         author: commitPerson(actor),
         message: describeSave(id, null, note),
-        changes: { [notePath(id)]: serializeNote(note) },
+        changes: { [notePath(id)]: serializeNote(note), ...assets.changes },
       });
       // The answer is built from what this request read and wrote, not from a second read.
       return { id, revision: revision.commit, view: await viewOf(await newNoteContext(store, id, main, revision)) };

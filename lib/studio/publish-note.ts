@@ -3,6 +3,7 @@ import type { ContentStore, Oid } from "@/lib/store/types";
 import { serializeNote } from "@/lib/notes/markdown";
 import type { Note } from "@/lib/notes/schema";
 import { acceptWrite, needsApproval } from "@/lib/rules/accept-write";
+import { noteAssets } from "@/lib/assets/note-assets";
 import { formatTrailers, reasonOf, withTrailers } from "@/lib/rules/approval-trailers";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { ApiError } from "@/lib/api/errors";
@@ -18,7 +19,7 @@ import { draftRef, MAIN_REF, notePath } from "./refs";
 import { isFresh, type WorkingCopy } from "@/lib/working-copy/working-copy";
 
 /**
- * Publish: the draft's note onto main as one commit that touches only its file, then the draft
+ * Publish: the draft's note onto main as one commit that touches only its file and its images, then the draft
  * branch is removed. Refused while the note has schema errors, policy findings or a status that is
  * not published (422), and when main's copy of the note changed since the draft began (409: a
  * plain-git edit on main would otherwise be overwritten unseen).
@@ -46,7 +47,9 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
   const reason = reasonsOnDraft(ctx);
   const landing = (order: number): Note => ({ ...note, order });
   const firstOrder = ctx.main.snapshot.notes.some((n) => n.id === id) ? note.order : ctx.main.nextOrder;
-  const verdict = await acceptWrite({ kind: "publish", before: null, after: landing(firstOrder), actor, context: writeContext(ctx, approval.review, reason) });
+  // The note's images land with it; main's copies of images the note no longer shows leave main.
+  const assets = await noteAssets(store, note, ctx.main.commit);
+  const verdict = await acceptWrite({ kind: "publish", before: null, after: landing(firstOrder), actor, context: { ...writeContext(ctx, approval.review, reason), assets: assets.context } });
   if (!verdict.allowed) {
     const phase = verdict.findings.filter((f) => f.rule === "phase");
     if (phase.length) {
@@ -70,13 +73,14 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
     const firstTime = !main.snapshot.notes.some((n) => n.id === id);
     // A note new to main goes to the top of "All decision records".
     const order = firstTime ? main.nextOrder : note.order;
+    const carried = attempt === 1 ? assets : await noteAssets(store, note, main.commit);
     try {
       const revision = await store.commit({
         ref: MAIN_REF,
         expected: main.commit,
         author: commitPerson(actor),
         message: withTrailers(describePublish(id, note, copy.revision, firstTime), trailers),
-        changes: { [notePath(id)]: serializeNote(landing(order)) },
+        changes: { [notePath(id)]: serializeNote(landing(order)), ...carried.changes },
       });
       commit = revision.commit;
       break;

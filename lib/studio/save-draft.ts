@@ -1,6 +1,7 @@
 import { getContentStore, NothingToCommitError, RefConflictError } from "@/lib/store";
 import { serializeNote } from "@/lib/notes/markdown";
 import { acceptWrite } from "@/lib/rules/accept-write";
+import { noteAssets } from "@/lib/assets/note-assets";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { ApiError, type Where } from "@/lib/api/errors";
 import { composeNote, validateNote, type NoteFields, type NoteMeta } from "@/lib/validations/note";
@@ -34,7 +35,9 @@ export async function saveDraft(actor: StudioActor, id: string, request: SaveDra
   refuseReadOnlyChanges(id, meta, request.note);
 
   const after = composeNote(meta, fieldsFrom(request.note));
-  const verdict = await acceptWrite({ kind: "save", before, after, actor, context: writeContext(ctx, undefined, request.reason) });
+  // The images the note references go into the same commit (staged by their uploads); ones it dropped leave it.
+  const assets = await noteAssets(store, { id, sections: after.sections }, copy.draftHead ?? copy.mainHead);
+  const verdict = await acceptWrite({ kind: "save", before, after, actor, context: { ...writeContext(ctx, undefined, request.reason), assets: assets.context } });
   if (!verdict.allowed) throw editRefused(id, verdict.findings, false);
   const note = validNote(after);
 
@@ -46,7 +49,7 @@ export async function saveDraft(actor: StudioActor, id: string, request: SaveDra
       parent: copy.draftHead ?? copy.mainHead,
       author: commitPerson(actor),
       message: describeSave(id, before, note, request.reason),
-      changes: { [notePath(id)]: serializeNote(note) },
+      changes: { [notePath(id)]: serializeNote(note), ...assets.changes },
     });
   } catch (e) {
     if (e instanceof NothingToCommitError) return { saved: false, view: await viewOf(ctx) };

@@ -1,0 +1,52 @@
+import { requireActor } from "@/lib/auth/actor";
+import { decodeParam } from "@/lib/http/params";
+import { getContentStore } from "@/lib/store";
+import { IMAGE_TYPES, parseAssetPath } from "@/lib/rules/images";
+import { draftRef, MAIN_REF } from "@/lib/working-copy/layout";
+import { inspectAsset } from "./inspect";
+
+/**
+ * GET /assets/<id>/<hash>.<ext>: a note's image. Published (on main) it is public and cached for a
+ * year, immutable, since its name is its content's hash. A draft's image — committed on the draft
+ * branch, or uploaded and not yet saved — is shown to signed-in people only, like the draft; anyone
+ * else gets the same 404 as for a file that does not exist, so a draft's images do not leak.
+ */
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+export async function serveAsset(request: Request, rawId: string, rawFile: string): Promise<Response> {
+  const path = `assets/${decodeParam(rawId) ?? ""}/${decodeParam(rawFile) ?? ""}`;
+  const asset = parseAssetPath(path);
+  if (!asset) return missing();
+  const store = await getContentStore();
+  const mainHead = await store.resolve(MAIN_REF);
+  const published = mainHead ? await store.readBytes(mainHead, path) : null;
+  if (published) return image(published, asset.ext, asset.blob, IMMUTABLE);
+
+  try {
+    await requireActor(request, undefined, { hideFromAnonymous: true });
+  } catch {
+    return missing();
+  }
+  const draftHead = await store.resolve(draftRef(asset.id));
+  const drafted = draftHead ? await store.readBytes(draftHead, path) : null;
+  if (drafted) return image(drafted, asset.ext, asset.blob, "private, no-cache");
+  // Uploaded, not yet saved: the editor's preview shows it. Only bytes that are the named type.
+  const staged = await store.readBlob(asset.blob);
+  if (staged && (await inspectAsset(staged, asset.blob)).type === asset.ext) return image(staged, asset.ext, asset.blob, "private, no-cache");
+  return missing();
+}
+
+function image(bytes: Uint8Array, ext: keyof typeof IMAGE_TYPES, blob: string, cacheControl: string): Response {
+  const headers: Record<string, string> = {
+    "content-type": IMAGE_TYPES[ext],
+    "content-length": String(bytes.length),
+    "cache-control": cacheControl,
+    etag: `"${blob}"`,
+  };
+  // Opened on its own, an SVG is a document: even a sanitised one runs nothing and loads nothing.
+  if (ext === "svg") headers["content-security-policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+  return new Response(new Blob([new Uint8Array(bytes)]), { status: 200, headers });
+}
+
+const missing = () => new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });

@@ -1,0 +1,61 @@
+import createDOMPurify from "dompurify";
+import { JSDOM } from "jsdom";
+
+/**
+ * SVG is a document, not pixels: it can carry scripts, event handlers and references to other
+ * sites (which would make a reader's browser call them). DOMPurify's SVG profile removes scripts and
+ * handlers; the hook below also removes every reference that is not to the same document (`#id`),
+ * and style that loads anything. What was removed is reported: the upload keeps the clean file and
+ * says so, content:check calls a committed SVG with anything to remove unsafe.
+ */
+
+const { window } = new JSDOM("");
+const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+const serializer = new window.XMLSerializer();
+const REFERENCE_ATTRIBUTES = new Set(["href", "xlink:href", "src"]);
+const LOADS = /url\s*\(\s*(?!['"]?#)|@import/i;
+
+purify.addHook("uponSanitizeAttribute", (_node, data) => {
+  const name = data.attrName.toLowerCase();
+  if (REFERENCE_ATTRIBUTES.has(name) && !data.attrValue.trim().startsWith("#")) data.keepAttr = false;
+  else if (name === "style" && LOADS.test(data.attrValue)) data.keepAttr = false;
+});
+
+export type SvgResult = { svg: string; removed: string[] };
+
+/** The SVG without anything active or external; `removed` names what went (empty for a clean file). */
+export function sanitizeSvg(text: string): SvgResult {
+  const removed: string[] = [];
+  if (/<!DOCTYPE/i.test(text)) removed.push("a DOCTYPE (entity declarations)");
+  if (/<!--/.test(text)) removed.push("comments");
+  if (/<\?xml-stylesheet/i.test(text)) removed.push("a stylesheet processing instruction");
+  const source = text.replace(/<\?xml[^>]*\?>/gi, "").replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/gi, "").replace(/<!--[\s\S]*?-->/g, "");
+  const fragment = purify.sanitize(source, {
+    RETURN_DOM_FRAGMENT: true,
+    USE_PROFILES: { svg: true, svgFilters: true },
+    // <use> may point only inside the file: the hook removes any other reference.
+    ADD_TAGS: ["use"],
+    // Metadata can name people; <style> and foreignObject can carry HTML and loads.
+    FORBID_TAGS: ["style", "foreignObject", "metadata", "script", "a"],
+    FORBID_ATTR: ["xml:base"],
+  });
+  for (const item of purify.removed as { element?: Element; attribute?: Attr | null; from?: Element }[]) {
+    if (item.attribute) removed.push(`the ${item.attribute.name}="${shorten(item.attribute.value)}" attribute of <${item.from?.nodeName.toLowerCase()}>`);
+    // The HTML parser's own wrapper (<html>, <head>, <body>) is not part of the file.
+    else if (item.element && item.element.nodeType === 1 && !WRAPPERS.has(item.element.nodeName.toLowerCase())) removed.push(`the <${item.element.nodeName.toLowerCase()}> element`);
+  }
+  // Serialised as XML (an SVG file is XML; HTML serialisation leaves "<" in attribute values).
+  const root = fragment.firstElementChild;
+  const svg = root && root.localName === "svg" ? serializer.serializeToString(root) : "";
+  return { svg, removed: [...new Set(removed)] };
+}
+
+/** Is this text an SVG document (root element <svg> in the SVG namespace)? */
+export function isSvg(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 4096)).toString("utf8").replace(/^\uFEFF/, "");
+  const start = head.replace(/<\?xml[^>]*\?>/i, "").replace(/<!--[\s\S]*?-->/g, "").replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, "").trimStart();
+  return /^<svg[\s>]/i.test(start) && /xmlns\s*=\s*["']http:\/\/www\.w3\.org\/2000\/svg["']/.test(head);
+}
+
+const WRAPPERS = new Set(["html", "head", "body"]);
+const shorten = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
