@@ -2,7 +2,8 @@
  * The XSS corpus and the inertness check the tests share: hostile Markdown and HTML a writer (or a
  * plain-git agent) might put in any field, and a reader of HTML output that lists what a browser
  * would run or load from it. A tag shown as text (`&#x3C;script>`) is inert; a live `<script>`,
- * an `on…=` handler, a style, or a javascript:/data:/vbscript: URL is not.
+ * an `on…=` handler, a style, a javascript:/data:/vbscript: URL, an external `url(…)`, or SVG that can
+ * run or embed something (foreignObject, animation, use) is not.
  */
 
 export const XSS_PAYLOADS: readonly (readonly [name: string, payload: string])[] = [
@@ -34,6 +35,14 @@ export const XSS_PAYLOADS: readonly (readonly [name: string, payload: string])[]
   ["in a footnote", "x[^1]\n\n[^1]: <svg onload=alert(1)> [y](javascript:alert(1))"],
   ["in a heading", "### <img src=x onerror=alert(1)>"],
   ["CDATA end in text", "]]><script>alert(1)</script><![CDATA["],
+  // Mermaid labels are the writer's text too, drawn into an inline SVG (lib/render/diagram-svg.ts).
+  ["mermaid node labels", '```mermaid\nflowchart LR\n  A["<script>alert(1)</script>"] --> B[<img src=x onerror=alert(1)>]\n```'],
+  ["mermaid edge label", "```mermaid\nflowchart LR\n  A -->|<svg onload=alert(1)>| B\n```"],
+  ["mermaid sequence message", "```mermaid\nsequenceDiagram\n  A->>B: <iframe src=javascript:alert(1)></iframe>\n  Note over A: <b onmouseover=alert(1)>x</b>\n```"],
+  ["mermaid styles with URLs", '```mermaid\nflowchart LR\n  A --> B\n  style A fill:url(https://evil.example/x),stroke:javascript:alert(1)\n  classDef c fill:url(https://evil.example/y)\n  class B c\n  click A "javascript:alert(1)"\n```'],
+  ["mermaid label closing the text", '```mermaid\nflowchart LR\n  A["</text><foreignObject><div onclick=alert(1)>x</div></foreignObject><text>"] --> B\n```'],
+  ["mermaid init directive", '```mermaid\n%%{init: {"securityLevel": "loose", "themeCSS": "svg{background:url(https://evil.example)}"}}%%\nflowchart LR\n  A --> B\n```'],
+  ["mermaid class member", "```mermaid\nclassDiagram\n  class A {\n    +<script>alert(1)</script> x\n  }\n```"],
 ];
 
 /** Every tag in the output with its attributes, as the browser would read them. */
@@ -58,7 +67,12 @@ export function decodeEntities(value: string) {
     .replace(/&amp;/g, "&");
 }
 
-const DANGEROUS_TAGS = ["script", "iframe", "svg", "object", "embed", "style", "form", "math", "link", "meta", "base"];
+// An inline <svg> may be a drawn diagram (lib/render/diagram-svg.ts): it is judged by what it holds,
+// never by being there. What in SVG can run, load or embed HTML is listed here instead.
+const DANGEROUS_TAGS = [
+  "script", "iframe", "object", "embed", "style", "form", "math", "link", "meta", "base",
+  "foreignobject", "animate", "animatetransform", "animatemotion", "set", "use", "image", "feimage", "handler", "listener",
+];
 const URL_ATTRS = ["href", "src", "srcset", "cite", "action", "formaction", "xlink:href"];
 
 /** What in `html` a browser would run or load from a hostile source; [] when it is inert. */
@@ -69,6 +83,8 @@ export function liveMarkup(html: string): string[] {
     for (const attr of tag.attrs) {
       if (/^on/.test(attr.name)) problems.push(`${tag.name} has an event handler ${attr.name}`);
       if (attr.name === "style") problems.push(`${tag.name} has a style`);
+      // A paint or marker may point inside the drawing (url(#id)), never outside it.
+      if (/url\(\s*['"]?(?!#)/i.test(attr.value)) problems.push(`${tag.name} ${attr.name} loads ${attr.value}`);
       if (URL_ATTRS.includes(attr.name) && /^(javascript|data|vbscript):/.test(attr.value.replace(/[\s\u0000-\u001f]/g, "").toLowerCase())) {
         problems.push(`${tag.name} ${attr.name}=${attr.value}`);
       }
