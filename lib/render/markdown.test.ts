@@ -31,7 +31,9 @@ describe("renderMarkdown: GFM", () => {
     expect(html).toContain('<table>');
     expect(html).toContain('<th align="left">Path</th>');
     expect(html).toContain('<td align="right">2,051</td>');
-    expect(html).toContain('<code class="language-cpp">if (a &#x3C; b &#x26;&#x26; c) return;');
+    // Highlighted (lib/render/code.ts): the text is all there, escaped, under a language label.
+    expect(html).toContain('<span class="code-language">C++</span>');
+    expect(html.replace(/<\/?span[^>]*>/g, "")).toContain("if (a &#x3C; b &#x26;&#x26; c) return;");
     expect(html).toMatch(/<ol>\s*<li>first\s*<ul>\s*<li>nested<\/li>/);
     expect(html).toContain('<input type="checkbox" checked disabled> done');
     expect(html).toContain("<del>struck</del>");
@@ -97,7 +99,9 @@ describe("renderMarkdown: hostile input comes out inert", () => {
   it("the checker itself catches what it must (a real handler, a real javascript: URL)", () => {
     expect(() => expectInert('<img src="x" onerror="alert(1)">')).toThrow();
     expect(() => expectInert('<a href="jav&#x61;script:alert(1)">x</a>')).toThrow();
-    expect(() => expectInert("<svg></svg>")).toThrow();
+    expect(() => expectInert('<svg><foreignObject><div>x</div></foreignObject></svg>')).toThrow();
+    expect(() => expectInert('<svg><rect fill="url(https://evil.example/x)"/></svg>')).toThrow();
+    expect(() => expectInert('<svg><animate attributeName="href" values="javascript:alert(1)"/></svg>')).toThrow();
   });
 });
 

@@ -1,19 +1,21 @@
-import type { Element, Root as HastRoot } from "hast";
-import type { Heading, Html, Nodes, Root } from "mdast";
-import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
-import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
-import { unified, type PluggableList } from "unified";
+import { unified } from "unified";
 import { NOTE_ID } from "@/lib/notes/schema";
-import { remarkNoteMentions } from "./mentions";
+import { rehypeCode } from "./code";
+import { drawDiagram } from "./diagrams";
+import { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } from "./pipeline";
+
+export { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } from "./pipeline";
 
 /**
  * A note section's Markdown (GFM: tables, code, lists, task lists, footnotes) as HTML that is safe
  * to put in a page. Raw HTML in the source is shown as the text it is, never interpreted, and the
  * result passes through rehype-sanitize's GitHub schema, so no script, event handler, style or
- * `javascript:`/`data:` URL survives from any field.
+ * `javascript:`/`data:` URL survives from any field. After sanitizing, ```mermaid blocks become inline
+ * SVG diagrams (./diagrams.ts) and other fenced code is highlighted (./code.ts), both built from
+ * checked parts, with no client script.
  */
 
 export type RenderOptions = {
@@ -54,71 +56,9 @@ function render(markdown: string, options: RenderOptions): string {
     .use(remarkParse)
     .use(sectionRemarkPlugins(options))
     .use(remarkRehype, SECTION_REMARK_REHYPE)
-    .use(sectionRehypePlugins(prefix))
+    .use(sectionRehypePlugins(prefix, { draw: drawDiagram, code: [rehypeCode] }))
     .use(rehypeStringify)
     .processSync(markdown);
   return String(file);
 }
 
-/**
- * The steps between parsing and HTML, as plugin lists, so the studio's live preview (which parses
- * and turns Markdown into HTML with react-markdown) runs exactly the public pages' rules.
- */
-export function sectionRemarkPlugins(options: Pick<RenderOptions, "linkable"> = {}): PluggableList {
-  return [remarkGfm, remarkHtmlAsText, remarkSectionHeadings, [remarkNoteMentions, { linkable: options.linkable }]];
-}
-
-/** Ids are prefixed once, by rehype-sanitize, not also by remark-rehype. */
-export const SECTION_REMARK_REHYPE = { clobberPrefix: "" } as const;
-
-/** Sanitising (GitHub's schema: no script, handler, style or javascript:/data:/vbscript: URL), then link attributes. */
-export function sectionRehypePlugins(prefix: string): PluggableList {
-  return [
-    [rehypeSanitize, { ...defaultSchema, clobberPrefix: prefix }],
-    [rehypeLinks, { prefix }],
-  ];
-}
-
-/** `<b>`, `Vec<T>` and `<script>` alike read as typed: the source is shown, nothing is interpreted. */
-function remarkHtmlAsText() {
-  return (tree: Root) => {
-    walk(tree, (node) => {
-      if (node.type === "html") Object.assign(node as Html, { type: "text" });
-    });
-  };
-}
-
-/** The page's own headings are h1 (title) and h2 (sections): headings inside a section start at h3. */
-function remarkSectionHeadings() {
-  return (tree: Root) => {
-    walk(tree, (node) => {
-      if (node.type === "heading") (node as Heading).depth = Math.max(3, node.depth) as Heading["depth"];
-    });
-  };
-}
-
-/**
- * Links after sanitizing: in-page links (footnotes) point at the prefixed ids sanitize gave their
- * targets; links that leave the archive say so to the browser: no referrer, no endorsement, no opener.
- */
-function rehypeLinks({ prefix }: { prefix: string }) {
-  return (tree: HastRoot) => {
-    const visit = (node: HastRoot | Element) => {
-      for (const child of node.children) {
-        if (child.type !== "element") continue;
-        const href = child.properties.href;
-        if (child.tagName === "a" && typeof href === "string") {
-          if (href.startsWith("#")) child.properties.href = `#${prefix}${href.slice(1)}`;
-          else if (/^[a-z][a-z0-9+.-]*:/i.test(href)) child.properties.rel = ["nofollow", "noopener", "noreferrer"];
-        }
-        visit(child);
-      }
-    };
-    visit(tree);
-  };
-}
-
-function walk(node: Nodes, fn: (node: Nodes) => void) {
-  fn(node);
-  if ("children" in node) for (const child of node.children) walk(child, fn);
-}

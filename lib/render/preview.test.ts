@@ -2,7 +2,9 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import MarkdownField from "@/components/studio/markdown-field";
-import { liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";
+import { decodeEntities, liveMarkup, tagsOf, XSS_PAYLOADS } from "@/lib/testing/xss";
+import { renderMarkdown } from "./markdown";
+import { loadPreviewDiagrams } from "./preview";
 
 /** The section editor as it renders its preview: the real component, in preview mode. */
 function preview(markdown: string): string {
@@ -38,5 +40,39 @@ describe("studio preview: the public pages' rules", () => {
     expect(html).toContain("&lt;b&gt;bold?&lt;/b&gt;");
     expect(html).toMatch(/<a href="https:\/\/example.org\/docs" rel="nofollow noopener noreferrer">docs<\/a>/);
     expect(html).toContain('<a href="/notes/AFN-016"');
+  });
+});
+
+describe("studio preview: diagrams as the public page draws them", () => {
+  const flowchart = "```mermaid\nflowchart LR\n  A[Draft] --> B[Published]\n```";
+  const invalid = "```mermaid\nnot a diagram at all\n```";
+
+  it("before the renderer has loaded, a block shows its source and says it is pending", async () => {
+    // This test file's module state: nothing has loaded the renderer yet (previewOptions loads it only in a browser).
+    const html = preview(flowchart);
+    expect(html).toContain('class="diagram diagram-pending"');
+    expect(html).toContain("flowchart LR");
+    await loadPreviewDiagrams();
+  });
+
+  it("draws a flowchart as an inline SVG, and refuses an invalid block with the page's own note and source", async () => {
+    await loadPreviewDiagrams();
+    const drawn = preview(flowchart);
+    expect(tagsOf(drawn).filter((t) => t.name === "svg")).toHaveLength(1);
+    expect(drawn).toContain(">Draft</text>");
+    expect(liveMarkup(drawn)).toEqual([]);
+    const refused = preview(invalid);
+    expect(refused).toContain('role="note"');
+    expect(refused).toContain("This diagram could not be drawn: Invalid mermaid header");
+    expect(refused).toContain("not a diagram at all");
+    // The same words as the published page.
+    const page = renderMarkdown(invalid);
+    const note = (html: string) => decodeEntities(/<p role="note"[^>]*>([^<]*)<\/p>/.exec(html)?.[1] ?? "");
+    expect(note(refused)).toBe(note(page));
+  });
+
+  it.each(XSS_PAYLOADS.filter(([name]) => name.startsWith("mermaid")))("drawn, still inert: %s", async (_name, payload) => {
+    await loadPreviewDiagrams();
+    expect(liveMarkup(preview(payload))).toEqual([]);
   });
 });

@@ -1,15 +1,22 @@
 import type { MDEditorProps } from "@uiw/react-md-editor/nohighlight";
-import { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } from "./markdown";
+import { drawWith, type DiagramResult, type DrawDiagram, type MermaidToSvg } from "./diagram-svg";
+import { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } from "./pipeline";
 
 /**
  * What the studio's Markdown editor previews with: the public pages' pipeline (lib/render/markdown.ts)
  * in place of the preview library's own. Its own plugins trust the source (rehype-attr sets
  * attributes from comments, raw HTML is an option) and its links keep any scheme, so a `data:` or
  * `vbscript:` link was a live anchor in the preview that the published page never shows.
+ *
+ * Mermaid blocks are drawn by the same renderer and checks as on the server (./diagram-svg.ts), a
+ * refused block shows its source and reason the same way. The renderer is a separate chunk, loaded
+ * when a field first previews; until it is there a block shows its source, marked as pending. Code
+ * is not highlighted in the preview (shiki's grammars stay on the server); its text is the same.
  */
 export function previewOptions(fieldId: string): NonNullable<MDEditorProps["previewOptions"]> {
+  if (typeof window !== "undefined") void loadPreviewDiagrams();
   const remark = sectionRemarkPlugins();
-  const rehype = sectionRehypePlugins(`${fieldId}-preview-`);
+  const rehype = sectionRehypePlugins(`${fieldId}-preview-`, { draw: drawInPreview });
   return {
     // Replaces both lists outright (headings, anchors, copy buttons, attributes from comments).
     pluginsFilter: (type) => (type === "remark" ? remark : rehype),
@@ -18,3 +25,28 @@ export function previewOptions(fieldId: string): NonNullable<MDEditorProps["prev
     skipHtml: true,
   };
 }
+
+let toSvg: MermaidToSvg | null = null;
+let loading: Promise<void> | null = null;
+const drawn = new Map<string, DiagramResult>();
+const DRAWN_ENTRIES = 100;
+
+/** Loads the diagram renderer once; the preview draws from the next render on. */
+export function loadPreviewDiagrams(): Promise<void> {
+  loading ??= import("beautiful-mermaid").then((m) => {
+    toSvg = m.renderMermaidSVG;
+  });
+  return loading;
+}
+
+const drawInPreview: DrawDiagram = (source) => {
+  if (!toSvg) return null;
+  // The preview renders on every keystroke: unchanged blocks are not laid out again.
+  let result = drawn.get(source);
+  if (!result) {
+    result = drawWith(toSvg, source);
+    drawn.set(source, result);
+    if (drawn.size > DRAWN_ENTRIES) drawn.delete(drawn.keys().next().value as string);
+  }
+  return result;
+};
