@@ -3,6 +3,8 @@ import type { ReactNode } from "react";
 import { siteOrigin } from "@/lib/public/origin";
 import { fontVariables } from "./fonts";
 import "./globals.css";
+// Diagrams and highlighted code in notes (lib/render), after the site's tokens they read.
+import "@/lib/render/figures.css";
 
 /**
  * The root of every page (public, studio, errors): the document, its language and base URL, and
