@@ -14,4 +14,9 @@ export async function register() {
     if (!(e instanceof ConfigError)) throw e;
     console.error(e.message);
   }
+  // With CONTENT_REMOTE / ACCOUNTS_REMOTE: clone or fetch now and start polling, before the first request.
+  if (process.env.CONTENT_REMOTE || process.env.ACCOUNTS_REMOTE) {
+    const { startRemotes } = await import("@/lib/remote/sync");
+    await startRemotes();
+  }
 }

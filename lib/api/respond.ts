@@ -1,5 +1,5 @@
 import { ZodError, type z } from "zod";
-import { RefConflictError, RefLockedError, StoreRequestError, UnknownRevisionError } from "@/lib/store";
+import { RefConflictError, RefLockedError, RemoteUnavailableError, StoreRequestError, UnknownRevisionError } from "@/lib/store";
 import { ApiError, type ApiErrorBody, type Where } from "./errors";
 
 /** Every studio route handler answers through here: JSON bodies, and errors mapped in one place. */
@@ -21,6 +21,12 @@ export function errorResponse(error: unknown): Response {
     return errorResponse(new ApiError(409, "stale-revision", `${error.ref} moved while this request ran; reload and try again`));
   }
   if (error instanceof RefLockedError) return errorResponse(new ApiError(409, "locked", error.message));
+  // The git remote (CONTENT_REMOTE) is out of reach: nothing was written, the same request can be sent again.
+  if (error instanceof RemoteUnavailableError) {
+    const response = errorResponse(new ApiError(503, "remote-unavailable", error.message));
+    response.headers.set("retry-after", "30");
+    return response;
+  }
   if (error instanceof UnknownRevisionError) return errorResponse(new ApiError(404, "unknown-revision", error.message));
   if (error instanceof StoreRequestError) return errorResponse(new ApiError(400, "bad-request", error.message));
   console.error("studio API: unexpected error", error);

@@ -46,7 +46,7 @@ export async function addAccount(name: string, role: Role, password: string): Pr
     const account: Account = { name, role, password: hash, created: new Date().toISOString(), tokens: [] };
     data.accounts.push(account);
     return account;
-  });
+  }, `Add account ${name} (${role})`);
 }
 
 export async function removeAccount(name: string): Promise<void> {
@@ -54,7 +54,7 @@ export async function removeAccount(name: string): Promise<void> {
     const before = data.accounts.length;
     data.accounts = data.accounts.filter((a) => a.name !== name);
     if (data.accounts.length === before) throw new AccountError(`there is no account named "${name}"`);
-  });
+  }, `Remove account ${name}`);
 }
 
 export async function setPassword(name: string, password: string): Promise<void> {
@@ -65,5 +65,5 @@ export async function setPassword(name: string, password: string): Promise<void>
     const account = data.accounts.find((a) => a.name === name);
     if (!account) throw new AccountError(`there is no account named "${name}"`);
     account.password = hash;
-  });
+  }, `Set the password of ${name}`);
 }

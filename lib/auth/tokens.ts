@@ -23,7 +23,7 @@ export async function issueToken(name: string, label?: string): Promise<{ id: st
     const record: StoredToken = { id, hash: digest(token), created: new Date().toISOString(), revoked: null };
     if (label) record.label = label;
     account.tokens.push(record);
-  });
+  }, `Issue token ${id} to ${name}`);
   return { id, token };
 }
 
@@ -45,7 +45,7 @@ export async function revokeTokens(nameOrId: string): Promise<string[]> {
     }
     for (const t of targets) t.revoked = now;
     return targets.map((t) => t.id);
-  });
+  }, `Revoke the live tokens named by ${nameOrId}`);
 }
 
 /** The account a bearer token belongs to, or null for an unknown, malformed or revoked token. */
