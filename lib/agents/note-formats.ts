@@ -2,6 +2,7 @@ import YAML from "yaml";
 import type { PublishedView } from "@/lib/content/published";
 import { serializeNote } from "@/lib/notes/markdown";
 import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { imagesOf, parseAssetPath } from "@/lib/rules/images";
 import { flagsLine, limitFlags, limitsOf } from "./limits";
 import { markdownToText } from "./plain-text";
 import type { NoteDocument } from "./schemas";
@@ -23,14 +24,15 @@ export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits"] as
  * leaves the file a valid note.
  */
 export function noteMarkdown(note: Note, view: NoteView, urls?: AgentUrls): string {
-  const file = serializeNote(note);
+  const file = serializeNote(urls ? withAbsoluteImages(note, urls) : note);
   const added = YAML.stringify(
     { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note) },
     { lineWidth: 0, flowCollectionPadding: false },
   );
   // The note file's front matter ends at its second "---" line; the read-only keys go just before it.
   const close = file.indexOf("\n---\n", 3);
-  const comment = `# Read-only, added for agents (remove ${READ_ONLY_KEYS.join(", ")} before committing this file back):\n`;
+  const images = urls && imagesOf(note).some((i) => parseAssetPath(i.src)) ? `# Image URLs are absolute here; the file in the repository references them as assets/${note.id}/<hash>.<ext>.\n` : "";
+  const comment = `# Read-only, added for agents (remove ${READ_ONLY_KEYS.join(", ")} before committing this file back):\n${images}`;
   const pointer = urls ? `# For agents: the index of this archive is ${urls.llms}\n` : "";
   return `---\n${pointer}${file.slice(4, close + 1)}${comment}${added}${file.slice(close + 1)}`;
 }
@@ -45,6 +47,7 @@ export function noteJson(note: Note, view: NoteView, urls: AgentUrls): NoteDocum
     flags: limitFlags(note),
     limits: limitsOf(note),
     backlinks: view.backlinks.get(note.id) ?? [],
+    images: imagesOf(note).map((i) => ({ section: i.field.replace(/^sections\./, ""), alt: i.alt, url: imageUrl(i.src, urls) })),
     urls: {
       html: urls.note(note.id),
       md: urls.noteAs(note.id, "md"),
@@ -76,8 +79,20 @@ export function noteText(note: Note, view: NoteView, urls: AgentUrls): string {
     note.summary,
   ];
   const body = SECTIONS.flatMap(({ key, heading }) => {
-    const text = markdownToText(note.sections[key]);
+    const text = markdownToText(note.sections[key], (src) => imageUrl(src, urls));
     return text ? ["", heading, text] : [];
   });
   return `${[...head, ...body].join("\n")}\n`;
+}
+
+/** Where an agent fetches an image: the note's own assets at this site's /assets/…, anything else as written. */
+export function imageUrl(src: string, urls: AgentUrls): string {
+  return parseAssetPath(src) ? `${urls.base}/${src}` : src;
+}
+
+/** The note with each of its images (`![alt](assets/…)`, `[ref]: assets/…`) at its absolute URL, for readers outside the site. */
+function withAbsoluteImages(note: Note, urls: AgentUrls): Note {
+  if (!imagesOf(note).length) return note;
+  const absolute = (text: string) => text.replace(/(\]\(\s*<?|\]:[ \t]*<?)(assets\/[A-Z][A-Z0-9]*-\d{3,}\/[0-9a-f]{40}\.(?:png|jpg|webp|gif|svg))/g, (_, lead: string, path: string) => `${lead}${imageUrl(path, urls)}`);
+  return { ...note, sections: Object.fromEntries(Object.entries(note.sections).map(([k, v]) => [k, absolute(v)])) as Note["sections"] };
 }

@@ -23,13 +23,32 @@ type MdNode = {
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
-export function markdownToText(markdown: string): string {
-  return toText(markdown, true);
+/**
+ * An image in plain text: its alt text by default; the note's .txt names each figure by alt text
+ * and URL (`image` given: the source as written → the absolute URL); capsules and index lines
+ * carry no image at all, not even its alt text (a figure is not part of a one-line summary).
+ */
+export type ImageText = (src: string) => string;
+type ImageMode = "alt" | "none" | ImageText;
+// Set for the length of one call; the walk is synchronous, so no other call sees it.
+let images: ImageMode = "alt";
+
+function withImages<T>(mode: ImageMode, fn: () => T): T {
+  images = mode;
+  try {
+    return fn();
+  } finally {
+    images = "alt";
+  }
+}
+
+export function markdownToText(markdown: string, image?: ImageText): string {
+  return withImages(image ?? "alt", () => toText(markdown, true));
 }
 
 /** One line of plain text: for capsule fields and index entries, where a line break is noise (and so is a heading's mark). */
 export function markdownToLine(markdown: string): string {
-  return toText(markdown, false).replace(/\s+/g, " ").trim();
+  return withImages("none", () => toText(markdown, false)).replace(/\s+/g, " ").trim();
 }
 
 function toText(markdown: string, headingMarks: boolean): string {
@@ -90,7 +109,8 @@ function inline(node: MdNode): string {
     case "html":
       return stripTags(node.value ?? "");
     case "image":
-      return node.alt ?? "";
+      if (images === "none") return "";
+      return images === "alt" ? (node.alt ?? "") : `[Image: ${node.alt ?? ""}] (${images(node.url ?? "")})`;
     case "link": {
       const text = (node.children ?? []).map(inline).join("");
       const url = node.url ?? "";

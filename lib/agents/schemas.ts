@@ -116,6 +116,9 @@ export const noteDocumentSchema = frontMatterSchema
     flags: flagsSchema,
     limits: z.array(limitSchema),
     backlinks: z.array(noteIdSchema).describe("Published notes that mention or relate to this one."),
+    images: z
+      .array(z.object({ section: z.string(), alt: z.string(), url }).strict())
+      .describe("The figures the sections show, in order: alt text (what each shows) and the image's absolute URL. The sections reference them as assets/<id>/<hash>.<ext>."),
     urls: z.object({ html: url, md: url, txt: url, json: url, capsule_md: url, capsule_json: url }).strict(),
   })
   .strict();
