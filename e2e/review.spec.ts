@@ -34,7 +34,7 @@ test("a reviewer and an author carry a draft to verified checkpoint; no comment 
   const reviewerContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   const reviewer = await reviewerContext.newPage();
   await signIn(reviewer, REVIEWER, "/studio/reviews");
-  await reviewer.getByRole("table", { name: /Drafts awaiting your verdict/ }).getByRole("link", { name: new RegExp(id) }).click();
+  await reviewer.getByRole("region", { name: /Drafts awaiting your verdict/ }).getByRole("link", { name: new RegExp(id) }).click();
   await reviewer.waitForURL(`**/studio/notes/${id}/review`);
   await expect(reviewer.getByRole("heading", { level: 1, name: title })).toBeVisible();
   const reviewerEvidence = reviewer.getByRole("region", { name: "Review of Evidence" });

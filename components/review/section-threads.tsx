@@ -8,15 +8,26 @@ import type { ReviewComment, ReviewThread } from "@/lib/review/derive";
 import type { ReviewView } from "@/lib/review/read-review";
 import { reviewKeys, useReview, useReviewWrite } from "@/lib/queries/use-review";
 import { shortDate } from "@/components/studio/short-date";
+import { Button } from "@/components/ui/button";
 import styles from "./review.module.css";
 
 /**
  * The review threads on one section of a note, shown beside it in the review view and the editor:
  * start a thread (optionally on a quoted passage), reply, edit one's own comment, resolve, reopen.
  * An outdated thread says so and still shows the text it was about. No <form> here: in the editor
- * these sit inside the note's own form, where a nested form's submit would save the note.
+ * these sit inside the note's own form, where a nested form's submit would save the note. Each
+ * thread is addressable (#thread-<id>), so the inbox can link straight to it.
  */
-export function SectionThreads(props: { noteId: string; section: SectionKey; heading: string; revision: string; actor: Actor; initial?: ReviewView }) {
+export function SectionThreads(props: {
+  noteId: string;
+  section: SectionKey;
+  heading: string;
+  revision: string;
+  actor: Actor;
+  initial?: ReviewView;
+  /** The section's Markdown at `revision`: lets a text selection in the rendered passage become the quote. */
+  source?: string;
+}) {
   const { data: review } = useReview(props.noteId, props.initial);
   // A new save may outdate threads: read the review again when the revision being edited moves.
   const client = useQueryClient();
@@ -29,11 +40,14 @@ export function SectionThreads(props: { noteId: string; section: SectionKey; hea
   const threads = (review?.threads ?? []).filter((t) => t.section === props.section);
   const open = threads.filter((t) => !t.resolved).length;
   return (
-    <section className={styles.threads} aria-label={`Review of ${props.heading}`}>
-      <h3>
-        Review threads on {props.heading}
-        {threads.length ? ` (${open} open of ${threads.length})` : ""}
-      </h3>
+    <section className={styles.threads} data-empty={threads.length ? undefined : true} aria-label={`Review of ${props.heading}`}>
+      {/* With no thread yet the button alone says what can be done here; the region keeps its name. */}
+      {threads.length ? (
+        <h3>
+          Review threads on {props.heading}
+          <span className={styles.count}>{` (${open} open of ${threads.length})`}</span>
+        </h3>
+      ) : null}
       {threads.map((t) => (
         <Thread key={t.id} noteId={props.noteId} heading={props.heading} actor={props.actor} thread={t} />
       ))}
@@ -48,10 +62,16 @@ function Thread(props: { noteId: string; heading: string; actor: Actor; thread: 
   const [reply, setReply] = useState("");
   const label = `Thread on ${props.heading}`;
   return (
-    <article className={styles.thread} data-resolved={t.resolved || undefined} aria-label={label} data-thread={t.id}>
+    <article id={`thread-${t.id}`} className={styles.thread} data-resolved={t.resolved || undefined} data-outdated={t.outdated || undefined} aria-label={label} data-thread={t.id} tabIndex={-1}>
       <p className={styles.markers}>
-        <span className={styles.marker}>{t.resolved ? "Resolved" : "Open"}</span>
-        {t.outdated ? <span className={styles.marker}>Outdated</span> : null}
+        <span className={styles.marker} data-state={t.resolved ? "resolved" : "open"}>
+          {t.resolved ? "Resolved" : "Open"}
+        </span>
+        {t.outdated ? (
+          <span className={styles.marker} data-state="outdated">
+            Outdated
+          </span>
+        ) : null}
         <span className={styles.meta}>on revision {t.revision.slice(0, 7)}</span>
       </p>
       {t.quote ? <blockquote className={styles.quote}>{t.quote}</blockquote> : null}
@@ -68,14 +88,14 @@ function Thread(props: { noteId: string; heading: string; actor: Actor; thread: 
       </ol>
       <div className={styles.form} role="group" aria-label={`Reply to the ${label.toLowerCase()}`}>
         <label htmlFor={`reply-${t.id}`}>Reply to this thread</label>
-        <textarea id={`reply-${t.id}`} rows={2} value={reply} onChange={(e) => setReply(e.target.value)} />
-        <div className={styles.row}>
-          <button type="button" disabled={write.isPending || reply.trim() === ""} onClick={() => write.mutate({ action: "reply", thread: t.id, text: reply }, { onSuccess: () => setReply("") })}>
+        <textarea id={`reply-${t.id}`} className="input" rows={2} value={reply} onChange={(e) => setReply(e.target.value)} />
+        <div className={styles.actions}>
+          <Button size="small" disabled={write.isPending || reply.trim() === ""} onClick={() => write.mutate({ action: "reply", thread: t.id, text: reply }, { onSuccess: () => setReply("") })}>
             Reply
-          </button>
-          <button type="button" disabled={write.isPending} onClick={() => write.mutate({ action: t.resolved ? "reopen" : "resolve", thread: t.id })}>
+          </Button>
+          <Button size="small" variant="quiet" disabled={write.isPending} onClick={() => write.mutate({ action: t.resolved ? "reopen" : "resolve", thread: t.id })}>
             {t.resolved ? "Reopen" : "Resolve"}
-          </button>
+          </Button>
         </div>
         {write.error ? (
           <p role="alert" className={styles.error}>
@@ -108,18 +128,18 @@ function Comment(props: { noteId: string; actor: Actor; thread: string; comment:
       ) : (
         <div className={styles.form} role="group" aria-label="Edit your comment">
           <label htmlFor={`edit-${c.id}`}>Edit your comment</label>
-          <textarea id={`edit-${c.id}`} rows={3} value={editing} onChange={(e) => setEditing(e.target.value)} />
-          <div className={styles.row}>
-            <button
-              type="button"
+          <textarea id={`edit-${c.id}`} className="input" rows={3} value={editing} onChange={(e) => setEditing(e.target.value)} />
+          <div className={styles.actions}>
+            <Button
+              size="small"
               disabled={write.isPending || editing.trim() === ""}
               onClick={() => write.mutate({ action: "edit", thread: props.thread, comment: c.id, text: editing }, { onSuccess: () => setEditing(null) })}
             >
               Save comment
-            </button>
-            <button type="button" onClick={() => setEditing(null)}>
+            </Button>
+            <Button size="small" variant="quiet" onClick={() => setEditing(null)}>
               Cancel
-            </button>
+            </Button>
           </div>
           {write.error ? (
             <p role="alert" className={styles.error}>
@@ -141,15 +161,15 @@ function Comment(props: { noteId: string; actor: Actor; thread: string; comment:
         </details>
       ) : null}
       {mine && editing === null ? (
-        <button type="button" onClick={() => setEditing(c.text)}>
+        <Button size="small" variant="quiet" onClick={() => setEditing(c.text)}>
           Edit
-        </button>
+        </Button>
       ) : null}
     </li>
   );
 }
 
-function StartThread(props: { noteId: string; section: SectionKey; heading: string; revision: string }) {
+function StartThread(props: { noteId: string; section: SectionKey; heading: string; revision: string; source?: string }) {
   const write = useReviewWrite(props.noteId);
   const [open, setOpen] = useState(false);
   const [quote, setQuote] = useState("");
@@ -168,9 +188,15 @@ function StartThread(props: { noteId: string; section: SectionKey; heading: stri
     );
   if (!open) {
     return (
-      <button type="button" onClick={() => setOpen(true)}>
+      <Button
+        size="small"
+        // Text selected in this section's rendered passage becomes the quote (mousedown: a click
+        // may already have moved the selection); by keyboard the quote field takes it by hand.
+        onMouseDown={() => setQuote(selectedIn(props.section, props.source))}
+        onClick={() => setOpen(true)}
+      >
         Comment on {props.heading}
-      </button>
+      </Button>
     );
   }
   return (
@@ -179,20 +205,21 @@ function StartThread(props: { noteId: string; section: SectionKey; heading: stri
       <input
         id={`${id}-quote`}
         type="text"
+        className="input"
         value={quote}
         onChange={(e) => setQuote(e.target.value)}
         // Enter would submit the editor's form around this one.
         onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
       />
       <label htmlFor={`${id}-text`}>Your comment on {props.heading}</label>
-      <textarea id={`${id}-text`} rows={3} value={text} onChange={(e) => setText(e.target.value)} />
-      <div className={styles.row}>
-        <button type="button" disabled={write.isPending || text.trim() === ""} onClick={start}>
+      <textarea id={`${id}-text`} className="input" rows={3} autoFocus value={text} onChange={(e) => setText(e.target.value)} />
+      <div className={styles.actions}>
+        <Button size="small" variant="primary" disabled={write.isPending || text.trim() === ""} onClick={start}>
           Start thread
-        </button>
-        <button type="button" onClick={() => setOpen(false)}>
+        </Button>
+        <Button size="small" variant="quiet" onClick={() => setOpen(false)}>
           Cancel
-        </button>
+        </Button>
       </div>
       {write.error ? (
         <p role="alert" className={styles.error}>
@@ -201,4 +228,21 @@ function StartThread(props: { noteId: string; section: SectionKey; heading: stri
       ) : null}
     </div>
   );
+}
+
+/**
+ * The text selected inside the section's rendered passage (the element marked data-section), as it
+ * appears in the section's Markdown: the server accepts a quote only when the source contains it,
+ * and rendering drops emphasis marks and joins lines, so the longest selected line the source has
+ * verbatim is taken. Empty when nothing usable is selected there.
+ */
+function selectedIn(section: SectionKey, source: string | undefined): string {
+  const selection = window.getSelection();
+  if (!selection || selection.isCollapsed || source === undefined) return "";
+  const inside = (n: Node | null) => !!(n instanceof Element ? n : n?.parentElement)?.closest(`[data-section="${section}"] .prose`);
+  if (!inside(selection.anchorNode) || !inside(selection.focusNode)) return "";
+  const text = selection.toString().trim();
+  if (text.length <= 1000 && source.includes(text)) return text;
+  const lines = text.split(/\n+/).map((l) => l.trim()).filter((l) => l.length > 0 && l.length <= 1000 && source.includes(l));
+  return lines.sort((x, y) => y.length - x.length)[0] ?? "";
 }

@@ -5,6 +5,7 @@ import type { Actor } from "@/lib/rules/status-machine";
 import type { ReviewView } from "@/lib/review/read-review";
 import { useReview, useReviewWrite } from "@/lib/queries/use-review";
 import { shortDate } from "@/components/studio/short-date";
+import { Button } from "@/components/ui/button";
 import styles from "./review.module.css";
 
 const STATE_LABEL: Record<ReviewView["verdictState"], string> = {
@@ -14,22 +15,44 @@ const STATE_LABEL: Record<ReviewView["verdictState"], string> = {
 };
 
 /**
- * Verdicts on the note: "Approve" / "Request changes" on the current revision (reviewers who wrote
- * none of it), and every verdict given, an earlier revision's marked stale.
+ * The end of a review: "Approve" (the primary action) or "Request changes" on the revision this
+ * page shows, by a reviewer who wrote none of it, and every verdict given so far (an earlier
+ * revision's marked stale). The verdict names the revision the page was rendered with, not the
+ * latest one the review query happens to know: a reviewer approves what they read. When the note
+ * moved on meanwhile, the panel says so and asks for a reload (the server would refuse anyway).
  */
-export function VerdictPanel({ noteId, actor, initial }: { noteId: string; actor: Actor; initial?: ReviewView }) {
-  const { data: review } = useReview(noteId, initial);
+export function VerdictPanel(props: { noteId: string; actor: Actor; initial?: ReviewView; revision: string; version: string }) {
+  const { noteId, actor, revision } = props;
+  const { data: review } = useReview(noteId, props.initial);
   const write = useReviewWrite(noteId);
   const [summary, setSummary] = useState("");
+  const [given, setGiven] = useState<string | null>(null);
   if (!review) return null;
   const own = review.revisionAuthors.includes(actor.id);
+  const moved = review.currentRevision !== revision;
   const give = (verdict: "approve" | "request-changes") =>
-    write.mutate({ action: "verdict", verdict, revision: review.currentRevision, ...(summary.trim() ? { summary: summary.trim() } : {}) }, { onSuccess: () => setSummary("") });
+    write.mutate(
+      { action: "verdict", verdict, revision, ...(summary.trim() ? { summary: summary.trim() } : {}) },
+      {
+        onSuccess: () => {
+          setSummary("");
+          setGiven(verdict === "approve" ? `You approved ${props.version}.` : `You requested changes on ${props.version}.`);
+        },
+      },
+    );
 
   return (
-    <section aria-labelledby="verdict-heading">
+    <section id="verdict" className={styles.verdict} aria-labelledby="verdict-heading" tabIndex={-1}>
       <h2 id="verdict-heading">Verdict: {STATE_LABEL[review.verdictState]}</h2>
-      <p className={styles.meta}>On revision {review.currentRevision.slice(0, 7)}, the one the status machine promotes.</p>
+      <p className={styles.meta}>
+        A verdict counts for {props.version} (<code>{revision.slice(0, 7)}</code>) only: the revision the author can promote with an approval.
+      </p>
+      {moved ? (
+        <p role="alert" className={styles.warning}>
+          The note was saved again (revision <code>{review.currentRevision.slice(0, 7)}</code>) after this page was opened.{" "}
+          <a href={`/studio/notes/${noteId}/review`}>Reload the review</a> to read that revision before giving a verdict.
+        </p>
+      ) : null}
       {actor.role !== "reviewer" ? (
         <p className={styles.meta}>Reviewers give verdicts; authors answer threads and save new revisions.</p>
       ) : own ? (
@@ -37,31 +60,35 @@ export function VerdictPanel({ noteId, actor, initial }: { noteId: string; actor
       ) : (
         <div className={styles.form}>
           <label htmlFor="verdict-summary">Summary (optional)</label>
-          <textarea id="verdict-summary" rows={3} value={summary} onChange={(e) => setSummary(e.target.value)} />
-          <div className={styles.row}>
-            <button type="button" disabled={write.isPending} onClick={() => give("approve")}>
+          <textarea id="verdict-summary" className="input" rows={3} value={summary} onChange={(e) => setSummary(e.target.value)} />
+          <div className={styles.actions}>
+            <Button variant="primary" className={styles.approve} disabled={write.isPending || moved} onClick={() => give("approve")}>
               Approve
-            </button>
-            <button type="button" disabled={write.isPending} onClick={() => give("request-changes")}>
+            </Button>
+            <Button variant="secondary" disabled={write.isPending || moved} onClick={() => give("request-changes")}>
               Request changes
-            </button>
+            </Button>
           </div>
         </div>
       )}
+      <p role="status" className={styles.ok}>
+        {given && !write.isPending ? given : ""}
+      </p>
       {write.error ? (
         <p role="alert" className={styles.error}>
           {write.error.message}
         </p>
       ) : null}
+      <h3 className={styles.subheading}>Verdicts given</h3>
       <ul className={styles.verdicts} aria-label="Verdicts given">
-        {review.verdicts.length === 0 ? <li>No verdict yet.</li> : null}
+        {review.verdicts.length === 0 ? <li className={styles.meta}>No verdict yet.</li> : null}
         {[...review.verdicts].reverse().map((v) => (
           <li key={v.id} data-stale={v.stale || undefined}>
-            <strong>{v.reviewer.name}</strong>: {v.verdict === "approve" ? "approved" : "requested changes on"} revision {v.revision.slice(0, 7)} ·{" "}
+            <strong>{v.reviewer.name}</strong> {v.verdict === "approve" ? "approved" : "requested changes on"} revision <code>{v.revision.slice(0, 7)}</code> ·{" "}
             <time dateTime={v.at}>{shortDate(v.at)}</time>
-            {v.stale ? <span className={styles.badge}>(stale: the note has changed since)</span> : null}
-            {v.replaced ? <span className={styles.badge}>(replaced by a later verdict)</span> : null}
-            {v.selfVerdict ? <span className={styles.badge}>(by an author: does not count)</span> : null}
+            {v.stale ? <span className={styles.tag}>stale: the note has changed since</span> : null}
+            {v.replaced ? <span className={styles.tag}>replaced by a later verdict</span> : null}
+            {v.selfVerdict ? <span className={styles.tag}>by an author: does not count</span> : null}
             {v.summary ? <p className={styles.text}>{v.summary}</p> : null}
           </li>
         ))}

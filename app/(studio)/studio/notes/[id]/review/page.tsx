@@ -7,11 +7,14 @@ import { SECTIONS } from "@/lib/notes/schema";
 import { readNote } from "@/lib/studio/read-note";
 import { noteIdParam } from "@/lib/studio/refs";
 import { readReview } from "@/lib/review/read-review";
-import { compareForReview } from "@/lib/review/review-page-data";
-import { BoundaryBadge } from "@/components/boundary-badge";
-import { DiffView } from "@/components/diff-view";
+import { compareForReview, versionDate } from "@/lib/review/review-page-data";
+import { NoteHead } from "@/components/note-head";
 import { NoteSection } from "@/components/note-section";
-import { StatusBadge } from "@/components/status-badge";
+import { StatusNotice } from "@/components/status-notice";
+import { ButtonLink } from "@/components/ui/button";
+import { CompareForm } from "@/components/review/compare-form";
+import { QuoteMarks } from "@/components/review/quote-marks";
+import { SectionChanges } from "@/components/review/section-changes";
 import { SectionThreads } from "@/components/review/section-threads";
 import { VerdictPanel } from "@/components/review/verdict-panel";
 import styles from "@/components/review/review.module.css";
@@ -22,10 +25,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `Reviewing ${(await params).id}` };
 }
 
+// The sections the public page always shows; "Notes" only when written (here also when it changed or has threads).
+const ALWAYS = new Set(["decision", "invariant", "rejectedShortcut", "evidence", "claimBoundary"]);
+
 /**
- * /studio/notes/<id>/review: the draft as the public would see it, section by section, each with
- * what changed against the published version (or an earlier revision) and its review threads
- * beside it; verdicts on the current revision. A 404 for anyone not signed in.
+ * /studio/notes/<id>/review: one page from reading to verdict. The note as the public will see it
+ * (the public page's own head, "how far to rely on this note" panel and section rendering), each
+ * section followed by what changed against the published version (or an earlier revision) and
+ * with its review threads beside it (under it on a narrow screen); the verdict at the end, bound
+ * to the revision this page shows. A 404 for anyone not signed in.
  */
 export default async function ReviewPage({ params, searchParams }: Props) {
   const actor = await currentActor();
@@ -48,75 +56,100 @@ export default async function ReviewPage({ params, searchParams }: Props) {
     );
   }
   const against = (await searchParams).against;
-  const comparison = await compareForReview(view, note, typeof against === "string" ? against : undefined);
+  const lastReviewed = review.verdicts.filter((v) => v.reviewer.id === actor.id && v.revision !== view.noteRevision).at(-1)?.revision;
+  const comparison = await compareForReview(view, note, { against: typeof against === "string" ? against : undefined, lastReviewed });
   const byField = new Map(comparison.diffs.map((d) => [d.field, d]));
   const sectionKeys = new Set<string>(SECTIONS.map((s) => s.key));
   const otherChanges = comparison.diffs.filter((d) => !sectionKeys.has(d.field));
   const linkable = new Set(view.publishedIds);
+  const threaded = new Set(review.threads.map((t) => t.section));
+  const shown = SECTIONS.filter((s) => ALWAYS.has(s.key) || note.sections[s.key] || byField.has(s.key) || threaded.has(s.key));
+  const canJudge = actor.role === "reviewer" && !view.revisionAuthors.includes(actor.id);
+  const version = view.lastChange ? `the version of ${versionDate(view.lastChange.date)} by ${view.lastChange.author.name}` : "this version";
 
   return (
-    <>
-      <p>
-        <Link href={`/studio/notes/${view.id}`}>← Back to the editor</Link> · <Link href="/studio/reviews">Review inbox</Link>
-      </p>
-      <article className="note" aria-labelledby="note-title">
-        <header className="page-head">
-          <p className="note__ids">
-            <span className="id">{note.id}</span>
-            <StatusBadge status={note.status} />
-            {note.boundaries.map((b) => (
-              <BoundaryBadge key={b} boundary={b} />
-            ))}
-          </p>
-          <h1 id="note-title">{note.title}</h1>
-          <p className="lede">{note.summary}</p>
-          <p className={styles.meta}>
-            Reviewing revision <code>{view.noteRevision.slice(0, 7)}</code>
-            {view.lastChange ? ` by ${view.lastChange.author.name}` : ""}.
-          </p>
-        </header>
-        <VerdictPanel noteId={view.id} actor={who} initial={review} />
+    <div className={styles.page}>
+      <div className={styles.topbar}>
+        <nav aria-label="Review" className={styles.crumbs}>
+          <Link href="/studio/reviews">← Review inbox</Link>
+          <Link href={`/studio/notes/${view.id}`}>Open {view.id} in the editor</Link>
+        </nav>
+        <ButtonLink href="#verdict" variant={canJudge ? "primary" : "secondary"} className={styles.finish}>
+          {canJudge ? "Finish review" : "Verdicts"}
+        </ButtonLink>
+      </div>
 
-        <form method="get" className={styles.row} aria-label="Compare with">
-          <label htmlFor="against">Changes against</label>
-          <select id="against" name="against" defaultValue={comparison.base}>
-            {comparison.choices.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-          <button type="submit">Compare</button>
-        </form>
+      <article className={styles.note} aria-labelledby="note-title">
+        <QuoteMarks noteId={view.id} initial={review} />
+        <div className={styles.row}>
+          <div className={styles.reading}>
+            <NoteHead note={note} linkable={linkable}>
+              <div>
+                <dt>Under review</dt>
+                <dd>
+                  {version} <code className={styles.rev}>{view.noteRevision.slice(0, 7)}</code>
+                  {view.published ? "" : " · never published"}
+                </dd>
+              </div>
+            </NoteHead>
+            <StatusNotice note={note} />
+          </div>
+          <aside className={styles.side} aria-label="What changed">
+            <h2 className={styles.sideHeading}>What changed</h2>
+            {comparison.base ? (
+              <>
+                <CompareForm choices={comparison.choices} base={comparison.base} />
+                {comparison.diffs.length === 0 ? (
+                  <p className={styles.meta}>Nothing changed since {comparison.baseLabel}.</p>
+                ) : (
+                  <ul className={styles.changedList} aria-label={`Changed since ${comparison.baseLabel}`}>
+                    {comparison.diffs.map((d) => (
+                      <li key={d.field}>
+                        <a href={sectionKeys.has(d.field) ? `#h-${d.field}` : "#other-changes"}>{d.label}</a> <span className={styles.meta}>{d.change}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </>
+            ) : (
+              <p className={styles.meta}>This is the note&apos;s first revision: there is no earlier version to compare it with, so read it whole.</p>
+            )}
+          </aside>
+        </div>
+
         {otherChanges.length ? (
-          <details>
-            <summary>Other fields changed against {comparison.baseLabel} ({otherChanges.map((d) => d.label).join(", ")})</summary>
-            <DiffView diffs={otherChanges} />
-          </details>
+          <div className={styles.row} id="other-changes">
+            <div className={styles.reading}>
+              <SectionChanges diffs={otherChanges} heading="Title, summary and other fields" baseLabel={comparison.baseLabel} />
+            </div>
+          </div>
         ) : null}
 
-        {SECTIONS.map((s) => {
+        {shown.map((s) => {
           const diff = byField.get(s.key);
           return (
-            <div key={s.key} data-section={s.key} className={styles.reviewLayout}>
-              <div>
+            <div key={s.key} data-section={s.key} className={styles.row}>
+              <div className={styles.reading}>
                 <NoteSection id={s.key} heading={s.heading} markdown={note.sections[s.key]} linkable={linkable} />
                 {diff ? (
-                  <details>
-                    <summary>
-                      {s.heading} {diff.change} against {comparison.baseLabel}
-                    </summary>
-                    <DiffView diffs={[diff]} />
-                  </details>
-                ) : (
-                  <p className={styles.meta}>Unchanged against {comparison.baseLabel}.</p>
-                )}
+                  <SectionChanges diffs={[diff]} heading={s.heading} baseLabel={comparison.baseLabel} />
+                ) : comparison.base ? (
+                  <p className={styles.unchanged}>Unchanged since {comparison.baseLabel}.</p>
+                ) : null}
               </div>
-              <SectionThreads noteId={view.id} section={s.key} heading={s.heading} revision={view.noteRevision} actor={who} initial={review} />
+              <div className={styles.side}>
+                <SectionThreads noteId={view.id} section={s.key} heading={s.heading} revision={view.noteRevision} actor={who} initial={review} source={note.sections[s.key]} />
+              </div>
             </div>
           );
         })}
       </article>
-    </>
+
+      <div className={styles.row}>
+        <div className={styles.reading}>
+          <VerdictPanel noteId={view.id} actor={who} initial={review} revision={view.noteRevision} version={version} />
+        </div>
+      </div>
+    </div>
   );
 }
