@@ -24,12 +24,17 @@ test("a reviewer reads a draft but cannot save or publish it, whatever the brows
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, REVIEWER);
+  // From the studio list a reviewer lands on the draft's review page, not on an editor.
+  await page.getByRole("table", { name: /Drafts/ }).getByRole("link", { name: new RegExp(id) }).click();
+  await page.waitForURL(`**/studio/notes/${id}/review`);
+  // At the editor's address they read the draft, with the way to its review, and no buttons they may not use.
   await page.goto(`/studio/notes/${id}`);
   await expect(page.getByLabel("Title", { exact: true })).toHaveValue("Reviewed note");
-  await expect(page.getByRole("button", { name: "Save draft" })).toBeDisabled();
-  const publish = page.getByRole("button", { name: "Publish" });
-  await expect(publish).toBeDisabled();
-  await expect(publish).toHaveAccessibleDescription(/only authors publish/);
+  await expect(page.getByLabel("Title", { exact: true })).not.toBeEditable();
+  await expect(page.getByRole("link", { name: "the review page" })).toHaveAttribute("href", `/studio/notes/${id}/review`);
+  await expect(page.getByRole("region", { name: "Review", exact: true })).toContainText("No open threads.");
+  await expect(page.getByRole("button", { name: "Save draft" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
 
   // The server refuses a forged request with the reviewer's own session.
   const view = await (await page.request.get(`/api/studio/notes/${id}`)).json();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { AUTHOR, createNote, ensureAccounts, fillRequired, git, save, section, signIn } from "./support/studio";
+import { AUTHOR, createNote, ensureAccounts, fillRequired, git, openNewNote, save, saveNewNote, saveState, section, signIn } from "./support/studio";
 
 /**
  * The authoring studio as an author meets it: sign in, write, be told what is wrong and where,
@@ -14,7 +14,11 @@ test.beforeAll(() => ensureAccounts());
 
 test("an author writes a note, meets field errors and a policy finding, fixes them and saves as themself", async ({ page }) => {
   await signIn(page, AUTHOR);
-  const id = await createNote(page);
+  // "New note" opens an empty form and writes nothing: no draft branch, no id taken.
+  const draftsBefore = git("for-each-ref", "--format=%(refname)", "refs/heads/drafts/");
+  await openNewNote(page);
+  await expect(saveState(page)).toHaveText("Not saved yet · the note gets its id on the first save");
+  expect(git("for-each-ref", "--format=%(refname)", "refs/heads/drafts/")).toBe(draftsBefore);
 
   // An empty note: the schema's messages appear at the fields, and nothing is sent.
   await page.getByRole("button", { name: "Save draft" }).click();
@@ -26,24 +30,29 @@ test("an author writes a note, meets field errors and a policy finding, fixes th
 
   await fillRequired(page, "Studio first note");
   await expect(page.getByLabel("Title", { exact: true })).not.toHaveAccessibleDescription(/title is empty/);
+  await expect(saveState(page)).toHaveText("Not saved yet · 5 unsaved changes");
 
-  // A local path in Evidence: the archive policy refuses it at the field and line, and the save is blocked.
+  // A local path in Evidence: the archive policy refuses it at the field and line, and nothing is written.
   await section(page, "Evidence").fill("- a trace of the kernel\n- raw file in /home/someone/x/trace.json");
   await page.getByRole("button", { name: "Save draft" }).click();
   const evidenceErrors = page.locator("#section-evidence-errors");
   await expect(evidenceErrors).toContainText("line 2");
   await expect(evidenceErrors).toContainText("local file path");
   await expect(evidenceErrors).toContainText("/home/someone/x/trace.json");
-  expect(git("for-each-ref", "--format=%(objectname)", `refs/heads/drafts/${id}`)).toBe(git("rev-parse", "refs/heads/main"));
+  expect(git("for-each-ref", "--format=%(refname)", "refs/heads/drafts/")).toBe(draftsBefore);
+  await expect(page).toHaveURL(/\/studio\/notes\/new$/);
 
   await section(page, "Evidence").fill("- a trace of the kernel\n- the pinned trace.json of the benchmark");
   await expect(evidenceErrors).toHaveCount(0);
-  await save(page);
+  // The first save claims the id and writes the note in one commit.
+  const id = await saveNewNote(page);
 
   expect(git("log", "-1", "--format=%an <%ae>|%s", `refs/heads/drafts/${id}`)).toBe(`e2e-author <e2e-author@users.field-notes.invalid>|${id}: write "Studio first note"`);
   expect(git("show", `refs/heads/drafts/${id}:notes/${id}.md`)).toContain("the pinned trace.json of the benchmark");
-  // A second save names what changed.
+  expect(git("show", `refs/heads/drafts/${id}:notes/${id}.md`)).toMatch(/tags:\n {2}- studio\n {2}- e2e/);
+  // A second save names what changed; the bar counts the change, then says it is saved.
   await section(page, "Notes").fill("Written in the studio.");
+  await expect(saveState(page)).toHaveText(/^Saved (just now|\d+ min ago) · 1 unsaved change$/);
   await save(page);
   expect(git("log", "-1", "--format=%an|%s", `refs/heads/drafts/${id}`)).toBe(`e2e-author|${id}: edit Notes`);
 });

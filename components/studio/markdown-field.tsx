@@ -1,41 +1,103 @@
 "use client";
 
-import { useMemo } from "react";
-import MDEditor, { type ICommand } from "@uiw/react-md-editor/nohighlight";
+import { useMemo, useRef, useState } from "react";
+import MDEditor, { commands, type ICommand, type MDEditorProps, type TextAreaTextApi } from "@uiw/react-md-editor/nohighlight";
 import { previewOptions } from "@/lib/render/preview";
+import { NoteLinkDialog, type NoteChoice } from "./note-link-dialog";
+import styles from "./studio.module.css";
 
 /**
- * One section's Markdown editor with a live preview. Loaded only by the studio's editor (through
- * next/dynamic, never on the server), so the public pages never carry it.
+ * One section's Markdown field: Write or Preview (one pane, so it works at 390 px), a field that
+ * grows with its text, and a short toolbar (bold, italic, link, code, list, link to a note). The
+ * preview runs the public pages' pipeline and wears their `.prose` styles, so it is what a reader
+ * will see. Loaded only by the studio's editor (next/dynamic, never on the server's public pages).
+ *
+ * The textarea is the library's own; paste and drop handlers go on it through `textareaProps`.
  */
 export default function MarkdownField(props: {
   id: string;
+  /** The section's name, for the toolbar's and the tabs' accessible names. */
+  name?: string;
   value: string;
   onChange: (value: string) => void;
   onBlur?: () => void;
   describedBy?: string;
   invalid: boolean;
   readOnly: boolean;
+  /** Published notes the "Link a note" picker offers. */
+  notes?: NoteChoice[];
+  /** Extra textarea handlers (paste, drop) for whoever wires them in. */
+  textareaProps?: MDEditorProps["textareaProps"];
 }) {
+  const name = props.name ?? "section";
+  const field = useRef<HTMLDivElement>(null);
+  const [mode, setMode] = useState<"write" | "preview">("write");
+  // The toolbar's handle on the textarea while the note-link dialog is open (null: closed).
+  const [picking, setPicking] = useState<{ api: TextAreaTextApi } | null>(null);
   // The public pages' sanitising rules, so the preview shows what publishing will show.
-  const preview = useMemo(() => previewOptions(props.id), [props.id]);
+  const preview = useMemo(() => ({ ...previewOptions(props.id), className: "prose" }), [props.id]);
+  const toolbar = useMemo<ICommand[]>(() => {
+    const noteLink: ICommand = {
+      name: "note-link",
+      keyCommand: "note-link",
+      buttonProps: { "aria-label": `Link a published note in ${name}`, title: "Link a published note" },
+      icon: <span className={styles.toolText}>AFN</span>,
+      execute: (_state, textApi) => setPicking({ api: textApi }),
+    };
+    return [commands.bold, commands.italic, commands.link, commands.code, commands.unorderedListCommand, noteLink].map(hideIcons);
+  }, [name]);
+  const showing = props.readOnly ? "preview" : mode;
+
   return (
-    <MDEditor
-      value={props.value}
-      onChange={(v) => props.onChange(v ?? "")}
-      preview={props.readOnly ? "preview" : "live"}
-      height={220}
-      visibleDragbar
-      commandsFilter={hideIcons}
-      previewOptions={preview}
-      textareaProps={{
-        id: props.id,
-        onBlur: props.onBlur,
-        readOnly: props.readOnly,
-        "aria-invalid": props.invalid || undefined,
-        "aria-describedby": props.describedBy,
-      }}
-    />
+    <div className={styles.markdownField} ref={field}>
+      {props.readOnly ? null : (
+        <div className={styles.modes} role="group" aria-label={`${name}: write or preview`}>
+          <button type="button" aria-pressed={mode === "write"} onClick={() => setMode("write")}>
+            Write
+          </button>
+          <button type="button" aria-pressed={mode === "preview"} onClick={() => setMode("preview")}>
+            Preview
+          </button>
+        </div>
+      )}
+      <MDEditor
+        value={props.value}
+        onChange={(v) => props.onChange(v ?? "")}
+        preview={showing === "preview" ? "preview" : "edit"}
+        // The field grows with its text (see .markdownField in studio.module.css); no drag bar.
+        height="auto"
+        visibleDragbar={false}
+        hideToolbar={showing === "preview"}
+        commands={toolbar}
+        extraCommands={[]}
+        // Tab leaves the field, as everywhere else on the page; it never types spaces.
+        defaultTabEnable
+        previewOptions={preview}
+        textareaProps={{
+          ...props.textareaProps,
+          id: props.id,
+          onBlur: props.onBlur,
+          readOnly: props.readOnly,
+          "aria-invalid": props.invalid || undefined,
+          "aria-describedby": props.describedBy,
+        }}
+      />
+      {picking ? (
+        <NoteLinkDialog
+          notes={props.notes ?? []}
+          onClose={() => {
+            setPicking(null);
+            // Back to the toolbar button that opened it, as a dialog does.
+            requestAnimationFrame(() => field.current?.querySelector<HTMLElement>('[data-name="note-link"]')?.focus());
+          }}
+          onPick={(note) => {
+            setPicking(null);
+            // The bare id: the public pipeline links a note id to its page.
+            picking.api.replaceSelection(note.id);
+          }}
+        />
+      ) : null}
+    </div>
   );
 }
 

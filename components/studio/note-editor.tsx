@@ -1,28 +1,38 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { SECTIONS, STATUS_LABEL, type SectionKey } from "@/lib/notes/schema";
 import type { Actor } from "@/lib/rules/status-machine";
 import type { Where } from "@/lib/api/errors";
 import type { NoteView } from "@/lib/studio/note-view";
-import { composeNote, sameFields, validateNote, type NoteFields } from "@/lib/validations/note";
+import type { EditorCatalog } from "@/lib/studio/editor-catalog";
+import { blankFields, composeNote, sameFields, validateNote, type NoteFields } from "@/lib/validations/note";
+import { changedFields, versionLabel } from "@/lib/hooks/save-status";
+import { noteIdIn } from "@/lib/hooks/note-choices";
+import { tickClock, useClock } from "@/lib/hooks/use-clock";
 import { useUnsavedEdits } from "@/lib/hooks/use-unsaved-edits";
 import { StudioApiError } from "@/lib/queries/fetch";
 import { useNote } from "@/lib/queries/use-note";
-import { useChangeStatus, usePublishNote, useSaveDraft } from "@/lib/queries/use-note-mutations";
+import { useChangeStatus, useCreateNote, usePublishNote, useSaveDraft } from "@/lib/queries/use-note-mutations";
+import { StatusBadge } from "@/components/status-badge";
+import { SectionThreads } from "@/components/review/section-threads";
 import { ConflictView, type ConflictSides } from "./conflict-view";
 import { PublishPanel } from "./publish-panel";
+import { ReviewPanel } from "./review-panel";
+import { SaveBar, type SaveMessage } from "./save-bar";
 import { SectionField } from "./section-field";
 import { StatusActions } from "./status-actions";
-import { SectionThreads } from "@/components/review/section-threads";
-import { BoundariesField, CoreFields, ListField, TextField } from "./text-fields";
+import { BoundariesField, ChipsField, CoreFields, PhaseField, TextField } from "./text-fields";
 import { shortDate } from "./short-date";
 import styles from "./studio.module.css";
 
 /**
- * The note editor. It carries the revision it opened; a save based on an older one comes back as
- * a conflict with both versions. Every keystroke is also kept in the browser until a save
- * succeeds, and the same schema as the server's checks each field as it is typed.
+ * The note editor, one writing column. It carries the revision it opened; a save based on an older
+ * one comes back as a conflict with both versions. Every keystroke is also kept in the browser
+ * until a save succeeds, and the same schema as the server's checks each field as it is typed.
+ * A new note (`initial` null) has no id until its first save, which claims one (POST).
  */
 
 const SECTION_HINTS: Record<SectionKey, string> = {
@@ -36,27 +46,58 @@ const SECTION_HINTS: Record<SectionKey, string> = {
 
 type Conflict = ConflictSides & { revision: string; main?: string };
 
-export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor }) {
-  const id = initial.id;
-  const { data: view = initial } = useNote(id, initial);
+// Only for checking a new note's fields as they are typed: the server gives the real id on save.
+const PLACEHOLDER_ID = "NEW-000";
+
+/** What a note never saved starts from: blank fields, main's phases and published notes. */
+function blankView(catalog: EditorCatalog): NoteView {
+  return {
+    id: "",
+    source: "new",
+    revision: catalog.main,
+    noteRevision: catalog.main,
+    status: "draft",
+    note: null,
+    fields: blankFields(),
+    errors: [],
+    findings: [],
+    published: false,
+    lastChange: null,
+    revisionAuthors: [],
+    publishedIds: catalog.notes.map((n) => n.id),
+    reviews: { verdicts: [] },
+    phases: catalog.phases,
+  };
+}
+
+export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | null; actor: Actor; catalog: EditorCatalog }) {
+  const isNew = initial === null;
+  const router = useRouter();
+  const [start] = useState(() => initial ?? blankView(catalog));
+  const id = start.id;
+  const { data: view = start } = useNote(isNew ? null : id, initial ?? undefined);
   const save = useSaveDraft(id);
+  const create = useCreateNote();
   const transition = useChangeStatus(id);
   const publish = usePublishNote(id);
-  const unsaved = useUnsavedEdits(id);
+  const unsaved = useUnsavedEdits(isNew ? "new" : id);
   const readOnly = actor.role !== "author";
+  const now = useClock();
 
-  const [fields, setFields] = useState<NoteFields>(initial.fields);
-  const [base, setBase] = useState({ revision: initial.revision, fields: initial.fields });
+  const [fields, setFields] = useState<NoteFields>(start.fields);
+  const [base, setBase] = useState({ revision: start.revision, fields: start.fields });
   const [serverProblems, setServerProblems] = useState<Where[]>([]);
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [showAll, setShowAll] = useState(false);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [mainSeen, setMainSeen] = useState<string | undefined>(undefined);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string; unmet?: string[] } | null>(null);
+  const [message, setMessage] = useState<SaveMessage | null>(null);
   const [restoreDecided, setRestoreDecided] = useState(false);
   const [publishedAt, setPublishedAt] = useState<string | null>(null);
   const [reason, setReason] = useState("");
+  const [claimed, setClaimed] = useState<string | null>(null);
 
+  const changes = changedFields(base.fields, fields);
   const dirty = !sameFields(fields, base.fields);
   const moved = view.revision !== base.revision;
 
@@ -73,8 +114,8 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
   // Keep every change in the browser until it is saved (restoring is decided first, so an offer is never overwritten).
   const offer = unsaved.found && !restoreDecided && !sameFields(unsaved.found.fields, view.fields) ? unsaved.found : null;
   useEffect(() => {
-    if (dirty && !offer) unsaved.keep(base.revision, fields);
-  }, [dirty, offer, base.revision, fields, unsaved]);
+    if (dirty && !offer && !claimed) unsaved.keep(base.revision, fields);
+  }, [dirty, offer, claimed, base.revision, fields, unsaved]);
 
   useEffect(() => {
     const warn = (e: BeforeUnloadEvent) => {
@@ -85,7 +126,7 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
   }, [dirty]);
 
   const stored = view.note;
-  const checked = useMemo(() => validateNote(composeNote(stored ?? { id, status: "draft", order: 1 }, fields)), [stored, id, fields]);
+  const checked = useMemo(() => validateNote(composeNote(stored ?? { id: id || PLACEHOLDER_ID, status: "draft", order: 1 }, fields)), [stored, id, fields]);
   const clientProblems: Where[] = checked.ok ? [] : checked.problems;
   const problemsAt = (field: string): Where[] => {
     const visible = showAll || touched.has(field);
@@ -99,8 +140,11 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
   };
   const blur = (field: string) => () => setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
 
+  const busy = save.isPending || create.isPending || transition.isPending || publish.isPending || claimed !== null;
+
   async function onSave(e?: React.FormEvent) {
     e?.preventDefault();
+    if (readOnly || busy) return;
     setShowAll(true);
     setMessage(null);
     if (!checked.ok) {
@@ -109,17 +153,46 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
       return;
     }
     try {
+      if (isNew) {
+        // The first save claims the id and writes the note in one commit; the editor then moves to its address.
+        const created = await create.mutateAsync(fields);
+        unsaved.forget();
+        setFields(created.fields);
+        setBase({ revision: created.revision, fields: created.fields });
+        setClaimed(created.id);
+        tickClock();
+        setMessage({ kind: "ok", text: `Saved as ${created.id}.` });
+        router.replace(`/studio/notes/${created.id}`);
+        return;
+      }
       const result = await save.mutateAsync({ revision: base.revision, fields, reason: reason.trim() || undefined });
       setFields(result.fields);
       setBase({ revision: result.revision, fields: result.fields });
       setServerProblems([]);
       setReason("");
       unsaved.forget();
-      setMessage({ kind: "ok", text: result.saved ? `Saved as revision ${result.revision.slice(0, 7)}.` : "Nothing changed since the last save." });
+      tickClock();
+      setMessage({ kind: "ok", text: result.saved ? "Saved." : "Nothing changed since the last save." });
     } catch (error) {
       handleError(error);
     }
   }
+
+  // Ctrl+S (Cmd+S on a Mac) saves from anywhere on the page, as in any editor.
+  const saveRef = useRef(onSave);
+  useEffect(() => {
+    saveRef.current = onSave;
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        void saveRef.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   function handleError(error: unknown) {
     if (!(error instanceof StudioApiError) || !error.body) {
@@ -147,7 +220,7 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
   }
 
   const blockers = dirty || moved ? ["save your changes first: status changes and publishing apply to the saved revision"] : [];
-  const busy = save.isPending || transition.isPending || publish.isPending;
+  const titles = useMemo(() => new Map(catalog.notes.map((n) => [n.id, n.title])), [catalog.notes]);
 
   if (conflict) {
     return (
@@ -165,21 +238,50 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
     );
   }
 
+  const tz = now === null ? "UTC" : undefined;
+  const change = view.lastChange;
   return (
     <div className={styles.editorLayout}>
       <form className={styles.editor} onSubmit={onSave} noValidate aria-labelledby="editor-heading">
         <header className={styles.editorHeader}>
           <h1 id="editor-heading">
-            <span className={styles.noteId}>{id}</span> {fields.title.trim() || "Untitled note"}
+            {isNew ? (
+              <>{fields.title.trim() || "New note"}</>
+            ) : (
+              <>
+                <span className={styles.noteId}>{id}</span> {fields.title.trim() || "Untitled note"}
+              </>
+            )}
           </h1>
-          <p className={styles.hint}>
-            {view.source === "published" ? "Published note: saving starts a draft; the public version stays as it is until you publish." : null}
-            {view.source === "new" ? "New draft: nothing is saved yet." : null}
-            {view.source === "draft" ? `Draft (${STATUS_LABEL[view.status]}) on drafts/${id}.` : null}
-            {view.lastChange ? ` Last change by ${view.lastChange.author.name}, ${shortDate(view.lastChange.date)}.` : null}
+          <p className={styles.headerLine}>
+            {isNew ? "A new note: it gets its id when you first save it." : null}
+            {!isNew && view.source === "new" ? "Draft: its id is claimed; nothing is saved yet." : null}
+            {view.source === "published" ? (
+              <>
+                <StatusBadge status={view.status} link={false} /> Published. Saving starts a draft; readers keep the published version until you publish.
+              </>
+            ) : null}
+            {view.source === "draft" ? (
+              <>
+                <StatusBadge status={view.status} link={false} /> Draft{view.published ? " of a published note" : ""}.
+              </>
+            ) : null}
+            {change ? (
+              <>
+                {" "}
+                Last saved by {change.author.name}, {versionLabel(change.date, tz)}
+                {tz ? " UTC" : ""} <span className={styles.commitId} title="The commit that saved this version">{change.commit.slice(0, 7)}</span>
+              </>
+            ) : null}
           </p>
         </header>
 
+        {readOnly ? (
+          <p className={styles.banner}>
+            You review drafts; authors write them. Comments and verdicts are on{" "}
+            <Link href={`/studio/notes/${id}/review`}>the review page</Link>.
+          </p>
+        ) : null}
         {offer ? (
           <div className={styles.banner} role="alert">
             <p>
@@ -228,10 +330,30 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
         <TextField label="Title" value={fields.title} problems={problemsAt("title")} readOnly={readOnly} onBlur={blur("title")} onChange={(title) => edit("title", { ...fields, title })} />
         <TextField label="Summary" multiline hint="One or two sentences: the decision as a reader meets it in the index." value={fields.summary} problems={problemsAt("summary")} readOnly={readOnly} onBlur={blur("summary")} onChange={(summary) => edit("summary", { ...fields, summary })} />
         <div className={styles.pair}>
-          <TextField label="Phase" hint={`One of the phases, e.g. ${initial.phases[0] ?? "6 architecture"} (shown as "Phase ${initial.phases[0] ?? "6 architecture"}")`} suggestions={initial.phases} value={fields.phase} problems={problemsAt("phase")} readOnly={readOnly} onBlur={blur("phase")} onChange={(phase) => edit("phase", { ...fields, phase })} />
-          <ListField label="Tags" hint="Comma-separated." value={fields.tags} problems={problemsAt("tags")} readOnly={readOnly} onBlur={blur("tags")} onChange={(tags) => edit("tags", { ...fields, tags })} />
+          <PhaseField value={fields.phase} phases={view.phases} problems={problemsAt("phase")} readOnly={readOnly} onBlur={blur("phase")} onChange={(phase) => edit("phase", { ...fields, phase })} />
+          <ChipsField
+            label="Tags"
+            hint="Press Enter or a comma after each tag."
+            value={fields.tags}
+            suggestions={catalog.tags.map((t) => ({ value: t }))}
+            problems={problemsAt("tags")}
+            readOnly={readOnly}
+            onBlur={blur("tags")}
+            onChange={(tags) => edit("tags", { ...fields, tags })}
+          />
         </div>
-        <ListField label="Related notes" hint="Comma-separated ids, e.g. AFN-011, AFN-017." value={fields.related} problems={problemsAt("related")} readOnly={readOnly} onBlur={blur("related")} onChange={(related) => edit("related", { ...fields, related })} />
+        <ChipsField
+          label="Related notes"
+          hint="Published notes, by id or title."
+          value={fields.related}
+          suggestions={catalog.notes.filter((n) => n.id !== id).map((n) => ({ value: n.id, label: n.title }))}
+          normalize={noteIdIn}
+          display={(r) => (titles.has(r.toUpperCase()) ? `${r.toUpperCase()} ${titles.get(r.toUpperCase())}` : r)}
+          problems={problemsAt("related")}
+          readOnly={readOnly}
+          onBlur={blur("related")}
+          onChange={(related) => edit("related", { ...fields, related })}
+        />
         <BoundariesField value={fields.boundaries} problems={problemsAt("boundaries")} readOnly={readOnly} onBlur={blur("boundaries")} onChange={(boundaries) => edit("boundaries", { ...fields, boundaries })} />
         <CoreFields value={fields.core} rankProblems={problemsAt("core.rank")} labelProblems={[...problemsAt("core.label"), ...problemsAt("core")]} readOnly={readOnly} onBlur={blur("core.rank")} onChange={(core) => edit("core.rank", { ...fields, core })} />
 
@@ -243,6 +365,7 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
               value={fields.sections[key]}
               problems={problemsAt(`sections.${key}`)}
               readOnly={readOnly}
+              notes={catalog.notes}
               onBlur={blur(`sections.${key}`)}
               onChange={(text) => edit(`sections.${key}`, { ...fields, sections: { ...fields.sections, [key]: text } })}
             />
@@ -254,64 +377,72 @@ export function NoteEditor({ initial, actor }: { initial: NoteView; actor: Actor
           <TextField label="Why remove a boundary" hint="Readers and agents rely on boundaries; say why this one no longer applies." value={reason} problems={problemsAt("boundaries-reason")} readOnly={readOnly} onBlur={() => undefined} onChange={setReason} />
         ) : null}
 
-        <div className={styles.saveBar}>
-          <button type="submit" className={styles.primary} disabled={readOnly || busy}>
-            {save.isPending ? "Saving…" : "Save draft"}
-          </button>
-          {readOnly ? <span className={styles.hint}>Reviewers read drafts; only authors save them.</span> : null}
-          {dirty ? <span className={styles.hint}>Unsaved changes (kept in this browser)</span> : null}
-          <div aria-live="polite" className={message?.kind === "error" ? styles.error : styles.ok}>
-            {message ? <p>{message.text}</p> : null}
-            {message?.unmet?.length ? (
-              <ul>
-                {message.unmet.map((u) => (
-                  <li key={u}>{u}</li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
-        </div>
+        {readOnly ? null : (
+          <SaveBar
+            label="Save draft"
+            disabled={busy}
+            message={message}
+            state={{ source: isNew ? "new" : view.source === "new" ? "claimed" : view.source, savedAt: change?.date ?? null, unsaved: changes.length, saving: save.isPending || create.isPending }}
+          />
+        )}
       </form>
 
-      <aside className={styles.sidebar}>
-        <StatusActions
-          view={view}
-          actor={actor}
-          blockers={blockers}
-          busy={busy}
-          onChange={async (request) => {
-            setMessage(null);
-            try {
-              const next = await transition.mutateAsync({ ...request, revision: view.revision });
-              setFields(next.fields);
-              setBase({ revision: next.revision, fields: next.fields });
-              setMessage({ kind: "ok", text: `Status is now ${STATUS_LABEL[next.status]}.` });
-            } catch (error) {
-              handleError(error);
-            }
-          }}
-        />
-        <PublishPanel
-          view={view}
-          actor={actor}
-          blockers={blockers}
-          busy={busy}
-          publishedAt={publishedAt}
-          onPublish={async () => {
-            setMessage(null);
-            try {
-              const result = await publish.mutateAsync({ revision: view.revision, main: mainSeen });
-              setFields(result.view.fields);
-              setBase({ revision: result.view.revision, fields: result.view.fields });
-              setPublishedAt(result.commit);
-              setMainSeen(undefined);
-              unsaved.forget();
-              setMessage({ kind: "ok", text: result.draftKept ? "Published. Someone saved to the draft meanwhile, so it stays open." : "Published." });
-            } catch (error) {
-              handleError(error);
-            }
-          }}
-        />
+      <aside className={styles.sidebar} aria-label="Status, publishing and review">
+        {isNew ? (
+          <section className={styles.panel} aria-labelledby="status-heading">
+            <h2 id="status-heading">Status: {STATUS_LABEL.draft}</h2>
+            <p className={styles.hint}>Proposing, review and publishing open once the note is saved.</p>
+          </section>
+        ) : null}
+        {!isNew && !readOnly ? (
+          <>
+            <StatusActions
+              view={view}
+              actor={actor}
+              blockers={blockers}
+              busy={busy}
+              onChange={async (request) => {
+                setMessage(null);
+                try {
+                  const next = await transition.mutateAsync({ ...request, revision: view.revision });
+                  setFields(next.fields);
+                  setBase({ revision: next.revision, fields: next.fields });
+                  setMessage({ kind: "ok", text: `Status is now ${STATUS_LABEL[next.status]}.` });
+                } catch (error) {
+                  handleError(error);
+                }
+              }}
+            />
+            <PublishPanel
+              view={view}
+              actor={actor}
+              blockers={blockers}
+              busy={busy}
+              publishedAt={publishedAt}
+              onPublish={async () => {
+                setMessage(null);
+                try {
+                  const result = await publish.mutateAsync({ revision: view.revision, main: mainSeen });
+                  setFields(result.view.fields);
+                  setBase({ revision: result.view.revision, fields: result.view.fields });
+                  setPublishedAt(result.commit);
+                  setMainSeen(undefined);
+                  unsaved.forget();
+                  setMessage({ kind: "ok", text: result.draftKept ? "Published. Someone saved to the draft meanwhile, so it stays open." : "Published." });
+                } catch (error) {
+                  handleError(error);
+                }
+              }}
+            />
+          </>
+        ) : null}
+        {!isNew && view.source === "draft" ? <ReviewPanel id={id} reviewer={readOnly} /> : null}
+        {!isNew && readOnly && view.source !== "draft" ? (
+          <section className={styles.panel} aria-labelledby="status-heading">
+            <h2 id="status-heading">Status: {STATUS_LABEL[view.status]}</h2>
+            <p className={styles.hint}>No draft is open on this note, so there is nothing to review.</p>
+          </section>
+        ) : null}
       </aside>
     </div>
   );

@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import type { Where } from "@/lib/api/errors";
+import type { NoteChoice } from "@/lib/hooks/note-choices";
 import { FieldError } from "./field-error";
 import styles from "./studio.module.css";
 
@@ -10,13 +11,17 @@ const MarkdownField = dynamic(() => import("./markdown-field"), {
   loading: () => <p className={styles.loading}>Loading the editor…</p>,
 });
 
-/** A note section (Decision, Invariant, …): its heading is the editor's accessible name. */
+/**
+ * A note section (Decision, Invariant, …): its heading is the field's accessible name. The colours
+ * follow the page's scheme (prefers-color-scheme through app/globals.css), never a fixed one.
+ */
 export function SectionField(props: {
   name: string;
   hint: string;
   value: string;
   problems: Where[];
   readOnly: boolean;
+  notes: NoteChoice[];
   onChange: (value: string) => void;
   onBlur: () => void;
 }) {
@@ -28,13 +33,15 @@ export function SectionField(props: {
         {props.name}
       </label>
       <p className={styles.hint}>{props.hint}</p>
-      <div data-color-mode="light" className={styles.markdown}>
+      <div className={styles.markdown}>
         <MarkdownField
           id={id}
+          name={props.name}
           value={props.value}
           onChange={props.onChange}
           onBlur={props.onBlur}
           readOnly={props.readOnly}
+          notes={props.notes}
           invalid={props.problems.length > 0}
           describedBy={props.problems.length ? errorId : undefined}
         />

@@ -49,6 +49,7 @@ export function StatusActions(props: { view: NoteView; actor: Actor; blockers: s
           return (
             <li key={to}>
               <button
+                id={`action-${to}`}
                 type="button"
                 disabled={props.busy || unmet.length > 0}
                 aria-describedby={unmet.length ? id : undefined}
@@ -74,6 +75,11 @@ export function StatusActions(props: { view: NoteView; actor: Actor; blockers: s
                   setSupersededBy={setSupersededBy}
                   unmet={unmetFor(to, { reason, superseded_by: supersededBy.trim().toUpperCase() || undefined })}
                   busy={props.busy}
+                  onClose={() => {
+                    setOpen(null);
+                    // Back to the button that opened the form.
+                    requestAnimationFrame(() => document.getElementById(`action-${to}`)?.focus());
+                  }}
                   onConfirm={() => props.onChange({ to, reason: reason.trim() || undefined, superseded_by: supersededBy.trim().toUpperCase() || undefined })}
                 />
               ) : null}
@@ -95,9 +101,19 @@ function AskForm(props: {
   unmet: string[];
   busy: boolean;
   onConfirm: () => void;
+  onClose: () => void;
 }) {
   return (
-    <div className={styles.ask}>
+    // Esc closes the form, as it would a dialog.
+    <div
+      className={styles.ask}
+      onKeyDown={(e) => {
+        if (e.key === "Escape") {
+          e.preventDefault();
+          props.onClose();
+        }
+      }}
+    >
       {props.to === "superseded" ? (
         <>
           <label htmlFor="ask-superseded-by">Superseded by</label>
@@ -106,9 +122,14 @@ function AskForm(props: {
       ) : null}
       <label htmlFor={`ask-reason-${props.to}`}>{props.to === "retracted" ? "Reason (readers will see it)" : "Reason (optional)"}</label>
       <textarea id={`ask-reason-${props.to}`} rows={2} value={props.reason} onChange={(e) => props.setReason(e.target.value)} />
-      <button type="button" className={styles.primary} disabled={props.busy || props.unmet.length > 0} onClick={props.onConfirm}>
-        {props.label}
-      </button>
+      <div className={styles.actions}>
+        <button type="button" className={styles.primary} disabled={props.busy || props.unmet.length > 0} onClick={props.onConfirm}>
+          {props.label}
+        </button>
+        <button type="button" onClick={props.onClose}>
+          Cancel
+        </button>
+      </div>
       {props.unmet.length ? (
         <ul className={styles.unmet}>
           {props.unmet.map((u) => (

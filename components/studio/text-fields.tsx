@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import { BOUNDARIES, BOUNDARY_LABEL, BOUNDARY_MEANING, type Boundary } from "@/lib/notes/schema";
 import type { Where } from "@/lib/api/errors";
 import { FieldError } from "./field-error";
@@ -47,9 +48,138 @@ export function TextField(props: Common & { label: string; hint?: string; value:
   );
 }
 
-/** A comma-separated list (tags, related notes). The text is split exactly where commas are, so typing is never rewritten. */
-export function ListField(props: Common & { label: string; hint: string; value: string[]; onChange: (v: string[]) => void }) {
-  return <TextField {...props} value={props.value.join(",")} onChange={(text) => props.onChange(text === "" ? [] : text.split(","))} />;
+/**
+ * Phase: one of the phases on main, chosen, not typed. A value that is not one of them (a file
+ * edited outside the studio) stays selectable and says so; the save's rules judge it.
+ */
+export function PhaseField(props: Common & { value: string; phases: string[]; onChange: (v: string) => void }) {
+  const id = "field-phase";
+  const errorId = `${id}-errors`;
+  const known = props.value === "" || props.phases.includes(props.value);
+  return (
+    <div className={styles.field} data-invalid={props.problems.length > 0 || undefined}>
+      <label htmlFor={id}>Phase</label>
+      <select
+        id={id}
+        value={props.value}
+        disabled={props.readOnly}
+        onBlur={props.onBlur}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={props.problems.length > 0 || undefined}
+        aria-describedby={props.problems.length ? errorId : undefined}
+      >
+        <option value="">Choose a phase…</option>
+        {props.phases.map((p) => (
+          <option key={p} value={p}>
+            Phase {p}
+          </option>
+        ))}
+        {known ? null : <option value={props.value}>{props.value} (not a phase on main)</option>}
+      </select>
+      <FieldError id={errorId} problems={props.problems} />
+    </div>
+  );
+}
+
+/**
+ * A list as chips (tags, related notes): type and press Enter or a comma to add, suggestions from
+ * what exists, a button to remove each. Leaving the input keeps what was typed as chips too, so
+ * nothing typed is lost. Enter here never submits the editor's form.
+ */
+export function ChipsField(
+  props: Common & {
+    label: string;
+    hint: string;
+    value: string[];
+    suggestions: { value: string; label?: string }[];
+    /** What a typed or chosen text becomes (a note id from "AFN-011 Title"), or null to keep it as typed. */
+    normalize?: (text: string) => string | null;
+    /** How a chip reads ("AFN-011 Paged KV cache"). */
+    display?: (item: string) => string;
+    onChange: (v: string[]) => void;
+  },
+) {
+  const [text, setText] = useState("");
+  const id = idOf(props.label);
+  const errorId = `${id}-errors`;
+  const display = props.display ?? ((x: string) => x);
+  const items = props.value.filter((x) => x.trim() !== "");
+  const add = (raw: string) => {
+    const added = raw
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map((x) => props.normalize?.(x) ?? x);
+    const next = [...items];
+    for (const x of added) if (!next.includes(x)) next.push(x);
+    if (next.length !== items.length) props.onChange(next);
+    setText("");
+  };
+  const offered = props.suggestions.filter((s) => !items.includes(s.value));
+  return (
+    <div className={styles.field} data-invalid={props.problems.length > 0 || undefined}>
+      <label htmlFor={id}>{props.label}</label>
+      <p id={`${id}-hint`} className={styles.hint}>
+        {props.hint}
+      </p>
+      <div className={styles.chips}>
+        {items.length ? (
+          <ul aria-label={`${props.label} chosen`}>
+            {items.map((x) => (
+              <li key={x} className={styles.chip}>
+                <span>{display(x)}</span>
+                {props.readOnly ? null : (
+                  <button type="button" aria-label={`Remove ${display(x)}`} onClick={() => props.onChange(items.filter((y) => y !== x))}>
+                    <span aria-hidden="true">×</span>
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {props.readOnly ? null : (
+          <input
+            id={id}
+            type="text"
+            value={text}
+            list={`${id}-suggestions`}
+            autoComplete="off"
+            aria-invalid={props.problems.length > 0 || undefined}
+            aria-describedby={[`${id}-hint`, props.problems.length ? errorId : ""].filter(Boolean).join(" ")}
+            onChange={(e) => {
+              const v = e.target.value;
+              // A suggestion picked from the list arrives whole, not as typing: take it at once.
+              const native = e.nativeEvent;
+              const picked = !(native instanceof InputEvent) || native.inputType === "insertReplacementText";
+              if (picked && props.suggestions.some((s) => s.value === v)) add(v);
+              else if (v.endsWith(",")) add(v);
+              else setText(v);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") {
+                e.preventDefault();
+                add(text);
+              } else if (e.key === "Backspace" && text === "" && items.length) {
+                props.onChange(items.slice(0, -1));
+              }
+            }}
+            onBlur={() => {
+              if (text.trim()) add(text);
+              props.onBlur();
+            }}
+          />
+        )}
+      </div>
+      <datalist id={`${id}-suggestions`}>
+        {offered.map((s) => (
+          <option key={s.value} value={s.value}>
+            {s.label}
+          </option>
+        ))}
+      </datalist>
+      <FieldError id={errorId} problems={props.problems} />
+    </div>
+  );
 }
 
 export function BoundariesField(props: Common & { value: string[]; onChange: (v: string[]) => void }) {

@@ -54,30 +54,60 @@ export async function signIn(page: Page, account: { name: string; password: stri
   await page.waitForURL((url) => url.pathname === to);
 }
 
-/** "New note" on /studio; answers the id the server allocated, read from the editor's URL. */
+/**
+ * A note to work on, with its id known before anything is written: the id is claimed through the
+ * API (POST /api/studio/notes with no content, as a script may) in the signed-in session, and the
+ * editor opened at it. The studio's own "New note" claims the id on the first save instead: see
+ * openNewNote and saveNewNote.
+ */
 export async function createNote(page: Page): Promise<string> {
+  const created = await page.request.post("/api/studio/notes", { data: {} });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`/studio/notes/${id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(id);
+  return id;
+}
+
+/** "New note" on /studio: an empty form at /studio/notes/new, with no id until the first save. */
+export async function openNewNote(page: Page): Promise<void> {
   await page.goto("/studio");
-  await page.getByRole("button", { name: "New note" }).click();
+  await page.getByRole("link", { name: "New note" }).click();
+  await page.waitForURL(/\/studio\/notes\/new$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("New note");
+}
+
+/** The first save of a new note: answers the id the server claimed, read from the editor's new address. */
+export async function saveNewNote(page: Page): Promise<string> {
+  await page.getByRole("button", { name: "Save draft" }).click();
   await page.waitForURL(/\/studio\/notes\/[A-Z]+-\d{3,}$/);
   const id = new URL(page.url()).pathname.split("/").pop() ?? "";
   await expect(page.getByRole("heading", { level: 1 })).toContainText(id);
+  await expect(saveState(page)).toHaveText(/^Saved .* · all changes saved$/);
   return id;
 }
 
 /** A section's Markdown editor, found by its accessible name (the section heading). */
 export const section = (page: Page, name: string) => page.getByLabel(name, { exact: true });
 
+/** The save bar's sentence ("Saved 2 min ago · 3 unsaved changes"). */
+export const saveState = (page: Page) => page.getByTestId("save-state");
+
 export async function fillRequired(page: Page, title: string): Promise<void> {
   await page.getByLabel("Title", { exact: true }).fill(title);
   await page.getByLabel("Summary", { exact: true }).fill(`What ${title} decides, in one line.`);
-  await page.getByLabel("Phase", { exact: true }).fill("6 architecture");
+  await page.getByLabel("Phase", { exact: true }).selectOption("6 architecture");
+  // Tags are chips: typed, then taken when the field is left.
   await page.getByLabel("Tags", { exact: true }).fill("studio, e2e");
   await section(page, "Decision").fill(`Decide ${title}.`);
 }
 
+/** Save and wait until the save bar says everything is saved. */
 export async function save(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Save draft" }).click();
-  await expect(page.getByText(/Saved as revision [0-9a-f]{7}\.|Nothing changed since the last save\./)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save draft" })).toBeEnabled();
+  await expect(page.locator("[aria-live=polite]").filter({ hasText: /^(Saved\.|Nothing changed since the last save\.)$/ })).toBeVisible();
+  await expect(saveState(page)).toHaveText(/^Saved .* · all changes saved$/);
 }
 
 export function git(...args: string[]): string {

@@ -54,6 +54,7 @@ describe("saveSummary", () => {
   it("a new note is not saved yet and gets its id on the first save", () => {
     expect(saveSummary({ source: "new", savedAt: null, unsaved: 0, saving: false }, now)).toBe("Not saved yet · the note gets its id on the first save");
     expect(saveSummary({ source: "new", savedAt: null, unsaved: 4, saving: false }, now)).toBe("Not saved yet · 4 unsaved changes");
+    expect(saveSummary({ source: "claimed", savedAt: null, unsaved: 0, saving: false }, now)).toBe("Not saved yet");
   });
 
   it("a published note says that saving starts a draft", () => {

@@ -66,8 +66,11 @@ export function changedFields(saved: NoteFields, current: NoteFields): string[] 
 }
 
 export type SaveState = {
-  /** "new": never saved (no id yet); "published": the public version, no draft; "draft": a saved draft. */
-  source: "new" | "published" | "draft";
+  /**
+   * "new": never saved, no id yet; "claimed": an id claimed through the API, nothing saved;
+   * "published": the public version, no draft; "draft": a saved draft.
+   */
+  source: "new" | "claimed" | "published" | "draft";
   /** When the version being edited was saved (the last commit that changed the note), if known. */
   savedAt: string | null;
   unsaved: number;
@@ -79,6 +82,7 @@ export function saveSummary(state: SaveState, now: number | null, timeZone?: str
   const changes = state.unsaved === 0 ? "no unsaved changes" : `${state.unsaved} unsaved change${state.unsaved === 1 ? "" : "s"}`;
   if (state.saving) return "Saving…";
   if (state.source === "new") return state.unsaved === 0 ? "Not saved yet · the note gets its id on the first save" : `Not saved yet · ${changes}`;
+  if (state.source === "claimed") return state.unsaved === 0 ? "Not saved yet" : `Not saved yet · ${changes}`;
   // Before the browser's clock is known (server render, hydration) the absolute time, which both agree on.
   const when = state.savedAt ? (now === null ? `on ${dayAndTime(state.savedAt, "UTC").label} UTC` : relativeTime(state.savedAt, now, timeZone)) : null;
   if (state.source === "published") {

@@ -21,10 +21,11 @@ function useAfterWrite(id: string) {
   };
 }
 
+/** The first save of a new note: the server claims the next free id and commits these fields in one step. */
 export function useCreateNote() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => studioFetch<NoteView>("/api/studio/notes", { method: "POST", body: {} }),
+    mutationFn: (fields: NoteFields) => studioFetch<NoteView>("/api/studio/notes", { method: "POST", body: { note: fields } }),
     onSuccess: (view) => {
       client.setQueryData(studioKeys.note(view.id), view);
       void client.invalidateQueries({ queryKey: studioKeys.notes() });

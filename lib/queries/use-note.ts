@@ -7,11 +7,13 @@ import { studioKeys } from "./keys";
 
 export const noteUrl = (id: string) => `/api/studio/notes/${encodeURIComponent(id)}`;
 
-export function useNote(id: string, initial?: NoteView) {
+/** One note's view; `null` for a note not yet saved (no id, nothing to ask the server). */
+export function useNote(id: string | null, initial?: NoteView) {
   return useQuery({
-    queryKey: studioKeys.note(id),
-    queryFn: () => studioFetch<NoteView>(noteUrl(id)),
+    queryKey: studioKeys.note(id ?? ""),
+    queryFn: () => studioFetch<NoteView>(noteUrl(id ?? "")),
     initialData: initial,
+    enabled: id !== null,
     retry: retryTransient,
   });
 }

@@ -125,6 +125,23 @@ describe("new note", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.error.where).toEqual(expect.arrayContaining([{ field: "title", message: "title is empty" }]));
   });
+
+  it("claims the id on the first save: notes created with their content at once get distinct ids, and a refused one claims none", async () => {
+    const before = git("for-each-ref", "--format=%(refname)", "refs/heads/drafts/").split("\n").filter(Boolean);
+    const refused = await api.create(f.author, { note: { ...filled("Refused first save"), phase: "no such phase" } });
+    expect(refused.status).toBe(422);
+    expect(git("for-each-ref", "--format=%(refname)", "refs/heads/drafts/").split("\n").filter(Boolean)).toEqual(before);
+
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => api.create(f.author, { note: filled(`First save ${i}`) })));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
+    const ids = results.map((r) => r.body.id as string);
+    expect(new Set(ids).size).toBe(6);
+    for (const [i, r] of results.entries()) {
+      // Each branch starts with the note's own first commit, holding the content it was created with.
+      expect(git("rev-parse", `refs/heads/drafts/${ids[i]}`)).toBe(r.body.revision);
+      expect(git("show", `refs/heads/drafts/${ids[i]}:notes/${ids[i]}.md`)).toContain(`First save ${i}`);
+    }
+  });
 });
 
 describe("saving a draft", () => {

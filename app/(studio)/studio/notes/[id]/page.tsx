@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ApiError } from "@/lib/api/errors";
 import { currentActor } from "@/lib/auth/actor";
+import { editorCatalog } from "@/lib/studio/editor-catalog";
 import { readNote } from "@/lib/studio/read-note";
 import { noteIdParam } from "@/lib/studio/refs";
 import NotePageClient from "./page-client";
@@ -23,5 +24,5 @@ export default async function NotePage({ params }: Props) {
     if (e instanceof ApiError && e.status === 404) notFound();
     throw e;
   }
-  return <NotePageClient initial={view} actor={{ id: actor.id, role: actor.role }} />;
+  return <NotePageClient initial={view} catalog={await editorCatalog()} actor={{ id: actor.id, role: actor.role }} />;
 }

@@ -1,0 +1,70 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import { matchNotes, type NoteChoice } from "@/lib/hooks/note-choices";
+import styles from "./studio.module.css";
+
+export type { NoteChoice };
+
+/**
+ * "Link a published note": a modal dialog (the browser's own <dialog>, so Esc closes it and focus
+ * returns to the button that opened it) that finds a note by id or title and hands back the one
+ * chosen. Enter takes the first match.
+ */
+export function NoteLinkDialog(props: { notes: NoteChoice[]; onPick: (note: NoteChoice) => void; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [query, setQuery] = useState("");
+  const headingId = useId();
+  const matches = matchNotes(props.notes, query).slice(0, 12);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      className={styles.dialog}
+      aria-labelledby={headingId}
+      onCancel={(e) => {
+        e.preventDefault();
+        props.onClose();
+      }}
+    >
+      <h2 id={headingId}>Link a published note</h2>
+      <label htmlFor={`${headingId}-find`}>Find a note by id or title</label>
+      <input
+        id={`${headingId}-find`}
+        type="search"
+        autoFocus
+        value={query}
+        autoComplete="off"
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key !== "Enter") return;
+          // Never the editor's form: Enter here chooses, it does not save the note.
+          e.preventDefault();
+          if (matches[0]) props.onPick(matches[0]);
+        }}
+      />
+      {matches.length ? (
+        <ul className={styles.choices}>
+          {matches.map((n) => (
+            <li key={n.id}>
+              <button type="button" onClick={() => props.onPick(n)}>
+                <span className={styles.noteId}>{n.id}</span> {n.title}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className={styles.hint}>No published note matches &ldquo;{query}&rdquo;.</p>
+      )}
+      <button type="button" onClick={props.onClose}>
+        Cancel
+      </button>
+    </dialog>
+  );
+}

@@ -1,0 +1,162 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { AUTHOR, ensureAccounts, git, saveState, section } from "./support/studio";
+
+/**
+ * The studio by keyboard only: no click, no fill, no selectOption. Sign in, open "New note", reach
+ * every control with Tab, fill every field (phase from its select, tags and a related note as chips,
+ * a boundary, the core rank and label, all six sections, a note link from the picker dialog that
+ * Esc closes), save with Ctrl+S, propose, publish. Everything typed must arrive on main.
+ */
+
+test.describe.configure({ timeout: 150_000 });
+test.beforeAll(() => ensureAccounts());
+
+/** Press Tab (or Shift+Tab) until the locator has focus; fails if it is not reached. */
+async function tabTo(page: Page, target: Locator, { back = false, max = 120 } = {}): Promise<void> {
+  const handle = await target.elementHandle();
+  if (!handle) throw new Error(`nothing to tab to: ${target}`);
+  for (let i = 0; i < max; i++) {
+    if (await handle.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+  }
+  throw new Error(`Tab never reached ${target} in ${max} presses`);
+}
+
+const type = (page: Page, text: string) => page.keyboard.type(text, { delay: 5 });
+
+test("an author writes, saves with Ctrl+S, proposes and publishes a note without touching the mouse", async ({ page }) => {
+  const title = `Written by keyboard ${Date.now().toString(36)}`;
+
+  // Sign in.
+  await page.goto("/sign-in?callbackUrl=%2Fstudio");
+  await tabTo(page, page.getByLabel("Account"));
+  await type(page, AUTHOR.name);
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Password")).toBeFocused();
+  await type(page, AUTHOR.password);
+  await page.keyboard.press("Enter");
+  await page.waitForURL((url) => url.pathname === "/studio");
+
+  // New note: an unsaved form.
+  await tabTo(page, page.getByRole("link", { name: "New note" }));
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/\/studio\/notes\/new$/);
+  await expect(section(page, "Notes")).toBeVisible();
+
+  // Every control of the form is reached by Tab, in one pass from the top of the page to its end.
+  await page.evaluate(() => {
+    document.addEventListener("focusin", (e) => (e.target as HTMLElement).setAttribute("data-tabbed", ""), true);
+  });
+  const controls = page.locator("main form").locator("a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])");
+  const count = await controls.count();
+  expect(count).toBeGreaterThan(40);
+  await tabTo(page, page.getByRole("button", { name: "Save draft" }));
+  const missed = await controls.evaluateAll((els) =>
+    els.filter((el) => !el.hasAttribute("data-tabbed") && (el as HTMLElement).offsetParent !== null).map((el) => el.outerHTML.slice(0, 120)),
+  );
+  expect(missed).toEqual([]);
+
+  // Title and summary.
+  await tabTo(page, page.getByLabel("Title", { exact: true }), { back: true, max: 200 });
+  await type(page, title);
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Summary", { exact: true })).toBeFocused();
+  await type(page, "A note written and published with the keyboard alone.");
+
+  // Phase: a select of main's phases, moved with the arrow keys.
+  const phase = page.getByLabel("Phase", { exact: true });
+  await tabTo(page, phase);
+  for (let i = 0; i < 20 && (await phase.inputValue()) !== "6 architecture"; i++) await page.keyboard.press("ArrowDown");
+  await expect(phase).toHaveValue("6 architecture");
+
+  // Tags and a related note become chips on Enter.
+  await tabTo(page, page.getByLabel("Tags", { exact: true }));
+  await type(page, "keyboard");
+  await page.keyboard.press("Enter");
+  await type(page, "e2e");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("list", { name: "Tags chosen" }).getByRole("listitem")).toHaveText(["keyboard×", "e2e×"]);
+  await tabTo(page, page.getByLabel("Related notes", { exact: true }));
+  await type(page, "afn-001");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("list", { name: "Related notes chosen" })).toContainText("AFN-001");
+
+  // A boundary (Space checks it), the core rank and label.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("checkbox").first()).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("checkbox").first()).toBeChecked();
+  await tabTo(page, page.getByLabel("Core rank"));
+  await type(page, "42");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Core label")).toBeFocused();
+  await type(page, "Keyboard walk");
+
+  // The six sections; in Invariant, a note link from the picker (Esc closes it the first time).
+  const texts: Record<string, string> = {
+    Decision: "Every control is reachable by Tab.",
+    Invariant: "No field needs a mouse; see ",
+    "Rejected shortcut": "Testing with clicks only.",
+    Evidence: "- this walk, run in CI",
+    "Claim boundary": "Says nothing about screen readers.",
+    Notes: "Saved with Ctrl+S.",
+  };
+  for (const [name, text] of Object.entries(texts)) {
+    await tabTo(page, section(page, name));
+    await type(page, text);
+    if (name !== "Invariant") continue;
+    const linkButton = page.getByRole("button", { name: "Link a published note in Invariant" });
+    await tabTo(page, linkButton, { back: true });
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Link a published note" });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await page.keyboard.press("Enter");
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel("Find a note by id or title")).toBeFocused();
+    await type(page, "AFN-002");
+    await page.keyboard.press("Enter");
+    await expect(dialog).toHaveCount(0);
+    await expect(section(page, name)).toHaveValue(`${text}AFN-002`);
+    await expect(section(page, name)).toBeFocused();
+  }
+
+  // Ctrl+S saves: the id is claimed now, and the editor moves to the note's address.
+  await expect(saveState(page)).toHaveText(/^Not saved yet · 13 unsaved changes$/);
+  await page.keyboard.press("Control+s");
+  await page.waitForURL(/\/studio\/notes\/[A-Z]+-\d{3,}$/);
+  const id = new URL(page.url()).pathname.split("/").pop() ?? "";
+  await expect(saveState(page)).toHaveText(/^Saved just now · all changes saved$/);
+  expect(git("log", "-1", "--format=%an|%s", `refs/heads/drafts/${id}`)).toBe(`e2e-author|${id}: write "${title}"`);
+
+  // Propose, then publish, by keyboard.
+  const propose = page.getByRole("button", { name: "Propose as hypothesis" });
+  await expect(propose).toBeEnabled();
+  await tabTo(page, propose, { max: 200 });
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Status: hypothesis" })).toBeVisible();
+  const publish = page.getByRole("button", { name: "Publish" });
+  await expect(publish).toBeEnabled();
+  await tabTo(page, publish);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
+
+  // Everything typed is on main, as one note.
+  const file = git("show", `refs/heads/main:notes/${id}.md`);
+  for (const expected of [
+    title,
+    "A note written and published with the keyboard alone.",
+    "phase: 6 architecture",
+    "  - keyboard\n  - e2e",
+    "  - AFN-001",
+    "rank: 42",
+    "Keyboard walk",
+    "status: hypothesis",
+    ...Object.values(texts),
+    "No field needs a mouse; see AFN-002",
+  ]) {
+    expect(file).toContain(expected);
+  }
+  expect(file).toMatch(/boundaries:\n {2}- \S+/);
+});

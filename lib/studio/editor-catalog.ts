@@ -1,0 +1,31 @@
+import { getContentStore } from "@/lib/store";
+import type { Oid } from "@/lib/store/types";
+import { isPublishedStatus } from "@/lib/notes/schema";
+import { mainFacts } from "./note-context";
+import { MAIN_REF } from "./refs";
+
+/**
+ * What the editor's pickers offer, read from main once per page: the phases a note may name, the
+ * published notes (for "Related notes" and the note-link picker) and the tags already in use.
+ * Suggestions only: the save is judged by lib/rules/accept-write.ts whatever the browser sends.
+ */
+export type EditorCatalog = {
+  main: Oid;
+  phases: string[];
+  notes: { id: string; title: string }[];
+  tags: string[];
+};
+
+export async function editorCatalog(): Promise<EditorCatalog> {
+  const store = await getContentStore();
+  const head = await store.resolve(MAIN_REF);
+  if (!head) throw new Error(`the content repository has no ${MAIN_REF}`);
+  const main = await mainFacts(store, head);
+  const published = main.snapshot.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [n.note] : []));
+  return {
+    main: head,
+    phases: main.phases,
+    notes: published.map((n) => ({ id: n.id, title: n.title })).sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true })),
+    tags: [...new Set(published.flatMap((n) => n.tags))].sort((a, b) => a.localeCompare(b)),
+  };
+}
