@@ -7,6 +7,7 @@ import { approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecor
 import { actorIdOfEmail } from "@/lib/auth/identity";
 import { readReviewLog } from "@/lib/review/review-log";
 import { createContentStore } from "@/lib/store";
+import { assetFolderFindings, committedAssets } from "@/lib/assets/committed";
 import type { Oid, Revision } from "@/lib/store/types";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
 import { notePath } from "@/lib/working-copy/layout";
@@ -95,7 +96,7 @@ async function judgeNote(file: string, source: string, write: NoteWrite, commit?
   const { findings } = await acceptWrite(write);
   return findings.map((f) => ({
     file,
-    line: f.rule === "archive-policy" ? lineOfField(source, f.field, f.line ?? 1) : lineOfKey(source, f.field.split(".")[0] ?? f.field),
+    line: f.rule === "archive-policy" || f.rule === "images" ? lineOfField(source, f.field, f.line ?? 1) : lineOfKey(source, f.field.split(".")[0] ?? f.field),
     field: f.field,
     message: f.rule === "archive-policy" ? `${f.policy}: ${f.message}` : f.message,
     rule: f.rule === "archive-policy" ? `archive-policy/${f.policy}` : f.rule,
@@ -176,20 +177,25 @@ export async function checkRepository(gitdir: string, opts: { ref?: string; sinc
       publishedIds: publishedOf(notes.values()),
       ...(reason ? { reason } : {}),
     };
+    // Images: the assets/ folder as committed (names, hashes, unreferenced files); referenced ones are judged with their note.
+    for (const f of await assetFolderFindings(store, commit, new Map([...notes.values()].map(({ note }) => [note.id, note])))) {
+      findings.push({ file: f.file, line: 1, field: "assets", message: f.message, rule: "images", commit });
+    }
     for (const { file, note, source } of notes.values()) {
+      const assets = await committedAssets(store, commit, note);
       const old = previous ? (before.get(note.id) ?? null) : null;
       const was = previous ? (old?.ok ? old.note : null) : note;
       const unchanged = !previous || (old !== null && old.blob === (await blobOf(store, commit, file)));
       if (onDraftBranch) {
         const kind = was && was.status !== note.status ? "status-change" : "save";
         const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, was);
-        findings.push(...(await judgeNote(file, source, { kind, before: was ?? note, after: note, actor: who, context: { ...base, onMain: null, review: review.review } }, commit)));
+        findings.push(...(await judgeNote(file, source, { kind, before: was ?? note, after: note, actor: who, context: { ...base, onMain: null, review: review.review, assets } }, commit)));
         findings.push(...review.problems.map((message) => ({ file, line: lineOfKey(source, "status"), field: "status", message, rule: "review", commit })));
         continue;
       }
       const onMain = was && isPublishedStatus(was.status) ? was : null;
       const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, onMain);
-      findings.push(...(await judgeNote(file, source, { kind: "publish", before: onMain, after: note, actor: who, context: { ...base, onMain, review: review.review } }, commit)));
+      findings.push(...(await judgeNote(file, source, { kind: "publish", before: onMain, after: note, actor: who, context: { ...base, onMain, review: review.review, assets } }, commit)));
       findings.push(...review.problems.map((message) => ({ file, line: lineOfKey(source, "status"), field: "status", message, rule: "review", commit })));
     }
     if (!parent) continue;

@@ -17,6 +17,15 @@ export async function firstParentLog(repo: Repo, start: Oid, until: Oid | null, 
 }
 
 /** Names of the files (not folders) directly inside a folder of a commit's tree, sorted; [] when absent. */
+export async function foldersIn(repo: Repo, commit: Oid, segments: string[]): Promise<string[]> {
+  const c = await repo.commit(commit);
+  if (!c) return [];
+  const entry = segments.length ? await repo.entryAt(c.tree, segments) : { oid: c.tree, dir: true };
+  if (!entry?.dir) return [];
+  const tree = await repo.tree(entry.oid);
+  return tree.entries.filter((e) => isDir(e)).map((e) => e.name);
+}
+
 export async function filesIn(repo: Repo, commit: Oid, segments: string[]): Promise<string[]> {
   const c = await repo.commit(commit);
   if (!c) return [];

@@ -2,7 +2,7 @@ import path from "node:path";
 import { checkOid, commitChanges, setLocal } from "./commit";
 import { StoreRequestError, UnknownRevisionError } from "./errors";
 import { Histories } from "./history";
-import { filesIn, firstParentLog } from "./log";
+import { filesIn, firstParentLog, foldersIn } from "./log";
 import { checkPath } from "./paths";
 import { checkRefName, listRefNames, readRef } from "./refs";
 import { RefConflictError } from "./types";
@@ -119,6 +119,16 @@ export function createContentStore(dir: string, options: { remote?: RemoteOption
         return [];
       }
       return filesIn(repo, await commitOf(refOrOid), segments);
+    },
+
+    async listFolders(refOrOid, folder) {
+      let segments: string[];
+      try {
+        segments = folder === "" ? [] : checkPath(folder);
+      } catch {
+        return [];
+      }
+      return foldersIn(repo, await commitOf(refOrOid), segments);
     },
 
     async listRefs(prefix) {

@@ -145,6 +145,8 @@ export interface ContentStore {
   log(ref: string, opts?: { until?: string; limit?: number }): Promise<Revision[]>;
   /** File names directly inside `folder` ("" for the root) at that revision, sorted; [] when absent. */
   listFiles(refOrOid: string, folder: string): Promise<string[]>;
+  /** Folder names directly inside `folder` ("" for the root) at that revision, sorted; [] when absent. */
+  listFolders(refOrOid: string, folder: string): Promise<string[]>;
   /** Refs whose names start with `prefix`, e.g. "refs/heads/drafts/", sorted by name. */
   listRefs(prefix: string): Promise<RefEntry[]>;
   /** One commit built from trees, then a compare-and-swap of `req.ref` from `req.expected`. */
