@@ -36,13 +36,14 @@ export const XSS_PAYLOADS: readonly (readonly [name: string, payload: string])[]
   ["in a heading", "### <img src=x onerror=alert(1)>"],
   ["CDATA end in text", "]]><script>alert(1)</script><![CDATA["],
   // Mermaid labels are the writer's text too, drawn into an inline SVG (lib/render/diagram-svg.ts).
-  ["mermaid node labels", '```mermaid\nflowchart LR\n  A["<script>alert(1)</script>"] --> B[<img src=x onerror=alert(1)>]\n```'],
-  ["mermaid edge label", "```mermaid\nflowchart LR\n  A -->|<svg onload=alert(1)>| B\n```"],
-  ["mermaid sequence message", "```mermaid\nsequenceDiagram\n  A->>B: <iframe src=javascript:alert(1)></iframe>\n  Note over A: <b onmouseover=alert(1)>x</b>\n```"],
-  ["mermaid styles with URLs", '```mermaid\nflowchart LR\n  A --> B\n  style A fill:url(https://evil.example/x),stroke:javascript:alert(1)\n  classDef c fill:url(https://evil.example/y)\n  class B c\n  click A "javascript:alert(1)"\n```'],
-  ["mermaid label closing the text", '```mermaid\nflowchart LR\n  A["</text><foreignObject><div onclick=alert(1)>x</div></foreignObject><text>"] --> B\n```'],
-  ["mermaid init directive", '```mermaid\n%%{init: {"securityLevel": "loose", "themeCSS": "svg{background:url(https://evil.example)}"}}%%\nflowchart LR\n  A --> B\n```'],
-  ["mermaid class member", "```mermaid\nclassDiagram\n  class A {\n    +<script>alert(1)</script> x\n  }\n```"],
+  // Blank lines around each fence, so the block stays one closed fence wherever a test embeds it.
+  ["mermaid node labels", '\n\n```mermaid\nflowchart LR\n  A["<script>alert(1)</script>"] --> B[<img src=x onerror=alert(1)>]\n```\n\n'],
+  ["mermaid edge label", "\n\n```mermaid\nflowchart LR\n  A -->|<svg onload=alert(1)>| B\n```\n\n"],
+  ["mermaid sequence message", "\n\n```mermaid\nsequenceDiagram\n  A->>B: <iframe src=javascript:alert(1)></iframe>\n  Note over A: <b onmouseover=alert(1)>x</b>\n```\n\n"],
+  ["mermaid styles with URLs", '\n\n```mermaid\nflowchart LR\n  A --> B\n  style A fill:url(https://evil.example/x),stroke:javascript:alert(1)\n  classDef c fill:url(https://evil.example/y)\n  class B c\n  click A "javascript:alert(1)"\n```\n\n'],
+  ["mermaid label closing the text", '\n\n```mermaid\nflowchart LR\n  A["</text><foreignObject><div onclick=alert(1)>x</div></foreignObject><text>"] --> B\n```\n\n'],
+  ["mermaid init directive", '\n\n```mermaid\n%%{init: {"securityLevel": "loose", "themeCSS": "svg{background:url(https://evil.example)}"}}%%\nflowchart LR\n  A --> B\n```\n\n'],
+  ["mermaid class member", "\n\n```mermaid\nclassDiagram\n  class A {\n    +<script>alert(1)</script> x\n  }\n```\n\n"],
 ];
 
 /** Every tag in the output with its attributes, as the browser would read them. */
