@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { gunzipSync } from "node:zlib";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { schemaValidator } from "../lib/agents/schema-validator";
 import { parseLlmsTxt } from "./support/agents-llms-txt";
@@ -82,7 +83,11 @@ test("the export reports its progress and holds every seed note and no draft", a
       expect(files, f).toContain(f);
     }
   }
-  const leaks = files.filter((f) => LEAK.test(f) || LEAK.test(fs.readFileSync(path.join(out, f), "latin1")));
+  const text = (f: string) => {
+    const bytes = fs.readFileSync(path.join(out, f));
+    return (f.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("latin1");
+  };
+  const leaks = files.filter((f) => LEAK.test(f) || LEAK.test(text(f)));
   expect(leaks).toEqual([]);
   const manifest = JSON.parse(fs.readFileSync(path.join(out, "_export.json"), "utf8"));
   expect(manifest.site).toBe(site.url);
@@ -211,6 +216,12 @@ test("ETags revalidate, and search says it needs the server", async ({ request }
     const again = await get(request, p, { "If-None-Match": etag });
     expect(again.status(), p).toBe(304);
   }
+  // Served from the export's own .gz file to a client that takes gzip.
+  const full = await get(request, "/llms-full.txt", { "Accept-Encoding": "gzip" });
+  expect(full.headers()["content-encoding"]).toBe("gzip");
+  // nginx's own on-the-fly gzip would weaken the ETag; the precompressed file keeps a strong one.
+  expect(full.headers()["etag"]).toMatch(/^"[^"]+"$/);
+  expect(await full.text()).toContain("\nAFN-016: ");
   const search = await get(request, "/search?q=sparse");
   expect(await search.text()).toContain("Search needs the server");
   expect(await (await get(request, "/search.md")).text()).toMatch(/^> For agents: .*\n\n# Search\n\nSearch needs the server/);

@@ -11,7 +11,8 @@
 // serves only main; anything answering other than 200 stops the export.
 //
 // The folder is written beside itself and moved into place at the end, so a failed export leaves
-// the previous one untouched. It holds `_export.json` (the commit, and every path with its file
+// the previous one untouched. Text files of 1 KiB or more get a gzip twin (`<file>.gz`) for
+// nginx's gzip_static. It holds `_export.json` (the commit, and every path with its file
 // and content type) and `_headers` (the same types in the format Netlify and Cloudflare Pages read).
 //
 // Search needs the server: /search and /search.md say so and point at the files an agent can search
@@ -21,6 +22,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { twinPathOf } from "../lib/agents/twin-paths";
 import { exported, fileFor, linksIn, staticHtml } from "./export-paths";
 
@@ -176,6 +178,9 @@ async function main() {
       if (!target.startsWith(staging + path.sep)) fail(`GET ${where} would be written outside the export (${file})`);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, body);
+      // Compressed once here, so nginx (gzip_static) or a CDN serves it without compressing per request.
+      const compressible = /^(text\/|application\/(json|schema\+json|xml|atom\+xml)|image\/svg\+xml)/.test(type);
+      if (compressible && body.length >= 1024) fs.writeFileSync(`${target}.gz`, gzipSync(body, { level: 9 }));
       written.set(where, { file, type, bytes: body.length, sha256: createHash("sha256").update(body).digest("hex") });
       done++;
       if (done - lastLine >= 25) {
