@@ -13,7 +13,7 @@ import type { ContentStore } from "./types";
 
 export * from "./api";
 export { openMirror } from "./mirror";
-export { remoteConfig, parseRemoteConfig, type RemoteConfig } from "./remote-config";
+export { remoteConfig, parseRemoteConfig, resetRemoteConfig, type RemoteConfig } from "./remote-config";
 
 /** What travels with the content: branches (main, drafts), review records, kept approvals. */
 export const CONTENT_NAMESPACES = ["refs/heads/", "refs/reviews/", "refs/approved/"];

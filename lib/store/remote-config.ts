@@ -62,3 +62,8 @@ export function remoteConfig(): RemoteConfig {
   cached ??= parseRemoteConfig(process.env);
   return cached;
 }
+
+/** Forget the parsed variables (tests that change the environment between cases). */
+export function resetRemoteConfig(): void {
+  cached = null;
+}
