@@ -1,15 +1,19 @@
+import { imageSizesIn } from "@/lib/assets/sizes";
 import { renderMarkdown } from "@/lib/render/markdown";
 
 /**
  * One section of a note (Decision, Invariant, …) rendered from Markdown. The HTML comes out of
- * renderMarkdown's sanitizing pipeline, which is what makes setting it directly safe.
+ * renderMarkdown's sanitizing pipeline, which is what makes setting it directly safe. A server
+ * component: its images' sizes are read from the content repository, so each <img> has its width
+ * and height before it loads.
  */
-export function NoteSection({ id, heading, markdown, linkable }: { id: string; heading: string; markdown: string; linkable: ReadonlySet<string> }) {
+export async function NoteSection({ id, heading, markdown, linkable }: { id: string; heading: string; markdown: string; linkable: ReadonlySet<string> }) {
+  const images = markdown ? await imageSizesIn(markdown) : undefined;
   return (
     <section className="note-section" aria-labelledby={`h-${id}`}>
       <h2 id={`h-${id}`}>{heading}</h2>
       {markdown ? (
-        <div className="prose" dangerouslySetInnerHTML={{ __html: renderMarkdown(markdown, { linkable, idPrefix: id }) }} />
+        <div className="prose" dangerouslySetInnerHTML={{ __html: renderMarkdown(markdown, { linkable, idPrefix: id, images }) }} />
       ) : (
         <p className="empty">Not recorded in this note.</p>
       )}

@@ -5,6 +5,7 @@ import { unified } from "unified";
 import { NOTE_ID } from "@/lib/notes/schema";
 import { rehypeCode } from "./code";
 import { drawDiagram } from "./diagrams";
+import type { ImageSizes } from "./images";
 import { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } from "./pipeline";
 
 export { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } from "./pipeline";
@@ -23,6 +24,8 @@ export type RenderOptions = {
   linkable?: ReadonlySet<string>;
   /** Prefix for generated ids (footnotes), unique per section so several sections share a page. */
   idPrefix?: string;
+  /** The intrinsic sizes of the section's images (lib/assets/sizes.ts), set as width and height on each <img>. */
+  images?: ImageSizes;
 };
 
 // Rendering is pure and costs a few milliseconds a section; pages and the feed render the same
@@ -37,7 +40,8 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): s
   // What the output depends on: the source, the id prefix and which of its mentions are linkable.
   const mentions = markdown.match(ANY_ID) ?? [];
   const linked = options.linkable ? mentions.filter((id) => options.linkable?.has(id)).join(",") : "*";
-  const key = `${options.idPrefix ?? ""}\0${linked}\0${markdown}`;
+  const sized = options.images ? [...options.images].map(([p, s]) => `${p}=${s.width}x${s.height}`).join(",") : "";
+  const key = `${options.idPrefix ?? ""}\0${linked}\0${sized}\0${markdown}`;
   const hit = cache.get(key);
   if (hit !== undefined) {
     cache.delete(key);
@@ -56,7 +60,7 @@ function render(markdown: string, options: RenderOptions): string {
     .use(remarkParse)
     .use(sectionRemarkPlugins(options))
     .use(remarkRehype, SECTION_REMARK_REHYPE)
-    .use(sectionRehypePlugins(prefix, { draw: drawDiagram, code: [rehypeCode] }))
+    .use(sectionRehypePlugins(prefix, { draw: drawDiagram, code: [rehypeCode], images: options.images }))
     .use(rehypeStringify)
     .processSync(markdown);
   return String(file);

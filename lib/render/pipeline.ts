@@ -4,6 +4,7 @@ import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
 import type { PluggableList } from "unified";
 import { rehypeDiagrams, type DrawDiagram } from "./diagram-svg";
+import { rehypeNoteImages, type ImageSizes } from "./images";
 import { remarkNoteMentions } from "./mentions";
 
 /**
@@ -24,7 +25,7 @@ export function sectionRemarkPlugins(options: { linkable?: ReadonlySet<string> }
 export const SECTION_REMARK_REHYPE = { clobberPrefix: "" } as const;
 
 /** What the caller renders beyond text: Mermaid diagrams, highlighted code (server-side modules). */
-export type SectionRenderers = { draw?: DrawDiagram; code?: PluggableList };
+export type SectionRenderers = { draw?: DrawDiagram; code?: PluggableList; images?: ImageSizes };
 
 /**
  * Sanitising (GitHub's schema: no script, handler, style or javascript:/data:/vbscript: URL), then
@@ -36,6 +37,8 @@ export function sectionRehypePlugins(prefix: string, renderers: SectionRenderers
     [rehypeSanitize, { ...defaultSchema, clobberPrefix: prefix }],
     ...(renderers.draw ? [[rehypeDiagrams, { draw: renderers.draw, prefix }] as PluggableList[number]] : []),
     ...(renderers.code ?? []),
+    // The note's own images at their /assets/ URL, sized when the caller knows their sizes (./images.ts).
+    [rehypeNoteImages, { sizes: renderers.images }],
     [rehypeLinks, { prefix }],
   ];
 }
