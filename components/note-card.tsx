@@ -6,7 +6,7 @@ import { PhaseLink } from "./phase-link";
 import { StatusBadge } from "./status-badge";
 import { TagList } from "./tag-list";
 
-/** One decision record in a list: ID and status, title, summary, phase and tags. */
+/** One decision record in a list: ID and status, title, summary, phase and tags (folded to a count on a phone). */
 export function NoteCard({ note, headingLevel = 3 }: { note: Note; headingLevel?: 2 | 3 }) {
   const Heading = `h${headingLevel}` as const;
   return (
@@ -25,6 +25,8 @@ export function NoteCard({ note, headingLevel = 3 }: { note: Note; headingLevel?
       <div className="card__foot">
         <PhaseLink phase={note.phase} />
         <TagList tags={note.tags} label={`Tags of ${note.id}`} />
+        {/* On a phone the tags fold to their count (app/styles/archive.css); the note lists them. */}
+        {note.tags.length > 0 ? <span className="tags-more">{note.tags.length === 1 ? "1 tag" : `${note.tags.length} tags`}</span> : null}
       </div>
     </article>
   );

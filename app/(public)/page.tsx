@@ -1,32 +1,62 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import { NoteList } from "@/components/note-card";
-import { StatusBadge } from "@/components/status-badge";
-import { StatusIcon } from "@/components/status-icon";
-import { getPublishedView, type PublishedView } from "@/lib/content/published";
-import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Status } from "@/lib/notes/schema";
-import { homeListing, statusCounts, statusParam } from "@/lib/public/listing";
-import { noteUrl, statusUrl } from "@/lib/render/urls";
-import { pageMetadata } from "@/lib/public/meta";
 import { AgentsBlock } from "@/components/agents-block";
 import { CommitLine } from "@/components/commit-line";
-import { Pager } from "@/components/pager";
+import { RecordsExplorer } from "@/components/records-explorer";
+import { StatusBadge } from "@/components/status-badge";
+import { getPublishedView, type PublishedView } from "@/lib/content/published";
+import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { lastChanges } from "@/lib/public/last-change";
+import { homeListing, statusParam } from "@/lib/public/listing";
+import { pageMetadata } from "@/lib/public/meta";
 import { paginate } from "@/lib/public/paging";
+import { filterRecords, isFiltered, parseRecordQuery, recordsHref, sortRecords, type RecordQuery } from "@/lib/public/records";
+import { noteUrl, slug, statusUrl } from "@/lib/render/urls";
 
-/** The archive's index, computed from the published commit: the seed's page, and its status filter. */
+/**
+ * The archive's index, computed from the published commit: the seed's page (masthead, the core
+ * decisions, all decision records, the agents' block). The records can be filtered by status, tag
+ * and phase together, shown as cards or a table, sorted and grouped by phase, all in the URL
+ * (lib/public/records.ts); a filtered address is a page of its own, titled by its filters.
+ */
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   await connection();
   const view = await getPublishedView();
-  const { status } = statusParam((await searchParams).status);
-  if (status) {
-    const count = view.notes.filter((n) => n.status === status).length;
-    return pageMetadata({ title: `Status: ${STATUS_LABEL[status]}`, description: `${count} ${view.site.title} with status ${STATUS_LABEL[status]}. ${STATUS_MEANING[status]}`, path: statusUrl(status) });
+  const params = await searchParams;
+  const { status } = statusParam(params.status);
+  const { query } = parseRecordQuery(params);
+  if (isFiltered(query)) {
+    const count = filterRecords(view.notes, query).length;
+    const title = filterTitle(view, query);
+    const meaning = status && !query.tag && !query.phase ? ` ${STATUS_MEANING[status]}` : "";
+    return pageMetadata({ title, description: `${count} of ${view.notes.length} notes of ${view.site.title}: ${title}.${meaning}`, path: recordsHref({ ...query, view: "cards", sort: "order", dir: "asc", group: false }) });
   }
   return pageMetadata({ title: view.site.title, description: view.site.lede, path: "/", absoluteTitle: true });
+}
+
+/** "Status: hypothesis · Phase 5 · Tag: sparse attention", as the filters name it. */
+function filterTitle(view: PublishedView, q: RecordQuery): string {
+  const parts: string[] = [];
+  if (q.status) parts.push(`Status: ${STATUS_LABEL[q.status]}`);
+  if (q.phase) parts.push(`Phase ${view.notes.find((n) => slug(n.phase) === q.phase)?.phase ?? q.phase}`);
+  if (q.tag) parts.push(`Tag: ${tagName(view.notes, q.tag)}`);
+  return parts.join(" · ");
+}
+
+function tagName(notes: readonly Note[], tagSlug: string): string {
+  for (const n of notes) for (const t of n.tags) if (slug(t) === tagSlug) return t;
+  return tagSlug;
+}
+
+/** When each note last changed, read only when the page shows or sorts by it (it walks history once per commit). */
+async function updatedDates(view: PublishedView, q: RecordQuery): Promise<Map<string, string>> {
+  if (q.view !== "table" && q.sort !== "updated") return new Map();
+  const changes = await lastChanges(view);
+  return new Map([...changes].map(([id, rev]) => [id, rev.date]));
 }
 
 export default async function HomePage({ searchParams }: Props) {
@@ -35,19 +65,32 @@ export default async function HomePage({ searchParams }: Props) {
   // One listing for the page and its Markdown twin (/index.md), so both show the same notes.
   const params = await searchParams;
   const listing = homeListing(view, params.status);
-  if (listing.kind !== "home") {
-    const status = listing.kind === "status" ? listing.status : null;
-    return <StatusFilter view={view} status={status} unknown={listing.kind === "unknown-status" ? listing.value : null} notes={listing.kind === "status" ? listing.notes : []} pageParam={params.page} />;
+  if (listing.kind === "unknown-status") return <UnknownStatus view={view} value={listing.value} />;
+  const { query, problems } = parseRecordQuery(params);
+  const updated = await updatedDates(view, query);
+  const records = paginate(sortRecords(filterRecords(view.notes, query), query, updated), params.page);
+  const explorer = (label: string) => <RecordsExplorer query={query} problems={problems} all={view.notes} paged={records} updated={updated} label={label} />;
+  if (isFiltered(query)) {
+    return (
+      <>
+        <FilteredHead view={view} query={query} count={records.total} />
+        <section className="all-records" id="records" aria-label="Decision records">
+          {explorer(filterTitle(view, query).replace(/^Status: /, "Notes with status "))}
+        </section>
+        <CommitLine commit={view.commit} />
+      </>
+    );
   }
   const { site } = view;
-  // The first PAGE_SIZE records, then "next" links: the page stays small at any archive size.
-  const records = paginate(listing.notes, params.page);
   return (
     <>
       <header className="masthead">
         <p className="kicker">{site.kicker}</p>
         <h1>{site.title}</h1>
         <p className="lede">{site.lede}</p>
+        <p className="byline">
+          By <span className="author">{site.author}</span>
+        </p>
         <p className="scope">{site.operator_scope}</p>
         <p className="counts">
           <strong data-testid="note-count">{view.notes.length}</strong> notes · {site.counts_suffix}
@@ -56,10 +99,10 @@ export default async function HomePage({ searchParams }: Props) {
 
       <section className="core" aria-labelledby="core-heading">
         <h2 id="core-heading">{site.core_heading}</h2>
-        <p className="section-count">{listing.core.length} core decisions</p>
+        <p className="section-count">{view.core.length} core decisions</p>
         <p className="section-intro">{site.core_intro}</p>
         <ol className="core-list">
-          {listing.core.map((note) => (
+          {view.core.map((note) => (
             <li key={note.id} className="core-item">
               <p className="core-item__label">
                 <span>{note.core?.label}</span> <span className="id">{note.id}</span>
@@ -81,10 +124,8 @@ export default async function HomePage({ searchParams }: Props) {
 
       <section className="all-records" id="records" aria-labelledby="records-heading">
         <h2 id="records-heading">All decision records</h2>
-        <p className="section-count">{listing.notes.length} records</p>
-        <StatusFilterBar view={view} current={null} />
-        <NoteList notes={records.items} label="All decision records" />
-        <Pager paged={records} href={(n) => `/?page=${n}#records`} label="Pages of all decision records" />
+        <p className="section-count">{view.notes.length} records</p>
+        {explorer("All decision records")}
       </section>
 
       <AgentsBlock site={site} />
@@ -93,68 +134,48 @@ export default async function HomePage({ searchParams }: Props) {
   );
 }
 
-function StatusFilterBar({ view, current }: { view: PublishedView; current: Status | null }) {
-  const counts = statusCounts(view.notes).map((c) => [c.status, c.count] as const);
+/** The head of a filtered list: a single status keeps its meaning as the lede, as the status pages always had. */
+function FilteredHead({ view, query, count }: { view: PublishedView; query: RecordQuery; count: number }) {
+  const onlyStatus = query.status && !query.tag && !query.phase;
   return (
-    <nav className="filter-bar" aria-label="Filter by status">
-      <span className="filter-bar__label">Filter by status:</span>
-      <ul>
-        <li>
-          <Link href="/#records" aria-current={current === null ? "page" : undefined}>
-            all <span className="count">{view.notes.length}</span>
-          </Link>
-        </li>
-        {counts.map(([s, n]) => (
-          <li key={s}>
-            <Link href={statusUrl(s)} aria-current={current === s ? "page" : undefined} className={`filter filter--${s}`}>
-              <StatusIcon status={s} />
-              {STATUS_LABEL[s]} <span className="count">{n}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <header className="page-head">
+      {onlyStatus && query.status ? (
+        <h1>
+          Status: <StatusBadge status={query.status} link={false} />
+        </h1>
+      ) : (
+        <h1>{filterTitle(view, query)}</h1>
+      )}
+      <p className="kicker">
+        <Link href="/#records">All decision records</Link> of {view.site.title}
+      </p>
+      {onlyStatus && query.status ? <p className="lede">{STATUS_MEANING[query.status]}</p> : null}
+      <p className="counts">
+        {count} of {view.notes.length} notes
+      </p>
+    </header>
   );
 }
 
-function StatusFilter({ view, status, unknown, notes, pageParam }: { view: PublishedView; status: Status | null; unknown: string | null; notes: PublishedView["notes"]; pageParam: string | string[] | undefined }) {
-  const paged = paginate(notes, pageParam);
+function UnknownStatus({ view, value }: { view: PublishedView; value: string }) {
   return (
     <>
       <header className="page-head">
-        <p className="kicker">
-          <Link href="/">{view.site.title}</Link>
+        <h1>No such status</h1>
+        <p className="lede">
+          “{value}” is not a status of a published note. The statuses are:{" "}
+          {PUBLISHED_STATUSES.map((s, i) => (
+            <span key={s}>
+              {i > 0 ? ", " : ""}
+              <Link href={statusUrl(s)}>{STATUS_LABEL[s]}</Link>
+            </span>
+          ))}
+          .
         </p>
-        {status ? (
-          <>
-            <h1>
-              Status: <StatusBadge status={status} link={false} />
-            </h1>
-            <p className="lede">{STATUS_MEANING[status]}</p>
-            <p className="counts">
-              {notes.length} of {view.notes.length} notes
-            </p>
-          </>
-        ) : (
-          <>
-            <h1>No such status</h1>
-            <p className="lede">
-              “{unknown}” is not a status of a published note. The statuses are:{" "}
-              {PUBLISHED_STATUSES.map((s, i) => (
-                <span key={s}>
-                  {i > 0 ? ", " : ""}
-                  <Link href={statusUrl(s)}>{STATUS_LABEL[s]}</Link>
-                </span>
-              ))}
-              .
-            </p>
-          </>
-        )}
+        <p>
+          <Link href="/#records">All decision records</Link>
+        </p>
       </header>
-      <StatusFilterBar view={view} current={status} />
-      {status && notes.length === 0 ? <p className="empty">No published note has this status.</p> : null}
-      <NoteList notes={paged.items} label={status ? `Notes with status ${STATUS_LABEL[status]}` : "Notes"} />
-      {status ? <Pager paged={paged} href={(n) => `${statusUrl(status)}&page=${n}`} label={`Pages of notes with status ${STATUS_LABEL[status]}`} /> : null}
       <CommitLine commit={view.commit} />
     </>
   );

@@ -3,6 +3,7 @@ import type { PublishedRevision, PublishedView } from "@/lib/content/published";
 import type { FieldDiff } from "@/lib/diff/sections";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note, type Status } from "@/lib/notes/schema";
 import { homeListing, type StatusCount } from "@/lib/public/listing";
+import { comparePhases } from "@/lib/public/records";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
 import { phaseUrl } from "@/lib/render/urls";
 import type { SearchHit } from "@/lib/search";
@@ -146,7 +147,11 @@ export function phaseTwin(view: PublishedView, urls: AgentUrls, found: PhasePage
           : []),
         ...(phase.reopenings.length ? ["", "### Reopened", "", ...phase.reopenings.map((r) => `- ${r.at}, by ${r.by}: ${oneLine(r.reason)}`)] : []),
       ];
-  const others = phases.filter((p) => p.phase.slug !== phase.slug).map((p) => `[Phase ${p.phase.name}](${urls.base}${phaseUrl(p.phase.name)}.md)`);
+  // In a reader's order (by number, then named phases), as the page lists them.
+  const others = phases
+    .filter((p) => p.phase.slug !== phase.slug)
+    .sort((a, b) => comparePhases(a.phase.name, b.phase.name))
+    .map((p) => `[Phase ${p.phase.name}](${urls.base}${phaseUrl(p.phase.name)}.md)`);
   return page(urls, [
     `# Phase ${escapeText(phase.name)}`,
     "",

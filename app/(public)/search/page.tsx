@@ -9,6 +9,8 @@ import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
 import { noteUrl, searchUrl } from "@/lib/render/urls";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
+import { highlightRanges } from "@/lib/public/highlight";
+import { tagUrl } from "@/lib/render/urls";
 
 /** Full-text search, on the server: /search?q=sparse+attention works without JavaScript and can be shared. */
 
@@ -43,10 +45,7 @@ export default async function SearchPage({ searchParams }: Props) {
   const hits = q ? searchNotes(view, q, { limit: 50 }) : [];
   return (
     <>
-      <header className="page-head">
-        <p className="kicker">
-          <Link href="/">{view.site.title}</Link>
-        </p>
+      <header className="page-head search-page">
         <h1>Search</h1>
         <SearchForm q={q} id="search-page-q" />
       </header>
@@ -74,7 +73,7 @@ export default async function SearchPage({ searchParams }: Props) {
                         <Highlight text={note.title} terms={hit.terms} />
                       </Link>
                     </h3>
-                    {SHOWN_ABOVE.has(hit.field) ? (
+                    {hit.field === "tags" ? null : SHOWN_ABOVE.has(hit.field) ? (
                       // The match is in the title just shown: the summary says more than repeating it.
                       <p className="result__passage">
                         <Highlight text={note.summary} terms={hit.terms} />
@@ -85,6 +84,7 @@ export default async function SearchPage({ searchParams }: Props) {
                         <Highlight text={hit.passage} terms={hit.terms} />
                       </p>
                     )}
+                    <MatchedTags tags={note.tags} terms={hit.terms} always={hit.field === "tags"} />
                   </li>
                 );
               })}
@@ -99,5 +99,25 @@ export default async function SearchPage({ searchParams }: Props) {
       )}
       <CommitLine commit={view.commit} />
     </>
+  );
+}
+
+/**
+ * The note's tags that the search matched, as the tags they are (links to each tag's page), so a
+ * result found by its tag says which tag. Shown whenever a tag matched; for a note whose best
+ * match is in its tags, this line is the passage.
+ */
+function MatchedTags({ tags, terms, always }: { tags: readonly string[]; terms: readonly string[]; always: boolean }) {
+  const matched = tags.filter((t) => highlightRanges(t, terms).length > 0);
+  if (matched.length === 0) return always ? <p className="result__passage">{tags.join(" · ")}</p> : null;
+  return (
+    <p className="result__tags">
+      <span className="result__field">{matched.length === 1 ? "Tag" : "Tags"}:</span>{" "}
+      {matched.map((t) => (
+        <Link key={t} className="tag-chip" href={tagUrl(t)}>
+          <Highlight text={t} terms={terms} />
+        </Link>
+      ))}
+    </p>
   );
 }

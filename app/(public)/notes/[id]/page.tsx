@@ -8,12 +8,19 @@ import { RevisionDate } from "@/components/revision-date";
 import { StatusBadge } from "@/components/status-badge";
 import { StatusNotice } from "@/components/status-notice";
 import { SECTIONS, type Note } from "@/lib/notes/schema";
+import { changedBy } from "@/lib/public/byline";
 import { lastChange } from "@/lib/public/last-change";
+import { neighbors } from "@/lib/public/records";
+import { APP_IDENTITY } from "@/lib/store/api";
 import { pageMetadata } from "@/lib/public/meta";
 import { loadPublishedNote } from "@/lib/public/published-note";
 import { historyUrl, noteUrl } from "@/lib/render/urls";
 
-/** One published note: every section from Markdown, what its status and boundaries mean, its links. */
+/**
+ * One published note: every section from Markdown, what its status and boundaries mean, its links;
+ * "On this page" (beside the note on wide screens, sticky) and the previous and next records in the
+ * editorial order of "All decision records", with the way back to that list.
+ */
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -51,15 +58,19 @@ export default async function NotePage({ params }: Props) {
   const related = note.related.flatMap((id) => view.byId.get(id) ?? []);
   const referencedBy = (view.backlinks.get(note.id) ?? []).flatMap((id) => view.byId.get(id) ?? []);
 
+  const shown = SECTIONS.filter((s) => ALWAYS.has(s.key) || note.sections[s.key]);
+  const { previous, next } = neighbors(view.notes, note.id);
+
   return (
-    <article className="note" aria-labelledby="note-title">
+    <article className="note note-layout" aria-labelledby="note-title">
       <NoteHead note={note} linkable={linkable}>
         <div>
           <dt>Last change</dt>
           <dd>
             {changed ? (
               <>
-                <RevisionDate iso={changed.date} /> by {changed.author.name} · <Link href={historyUrl(note.id)}>History</Link>
+                <RevisionDate iso={changed.date} /> by <span className="author">{changedBy(changed.author, APP_IDENTITY, view.site.author)}</span> ·{" "}
+                <Link href={historyUrl(note.id)}>History</Link>
               </>
             ) : (
               <Link href={historyUrl(note.id)}>History</Link>
@@ -75,15 +86,63 @@ export default async function NotePage({ params }: Props) {
         </div>
       </NoteHead>
 
+      <nav className="toc" aria-labelledby="toc-heading">
+        <h2 id="toc-heading" className="toc__heading">
+          On this page
+        </h2>
+        <ol>
+          <li>
+            <a href="#notice-heading">How far to rely on it</a>
+          </li>
+          {shown.map((s) => (
+            <li key={s.key}>
+              <a href={`#h-${s.key}`}>{s.heading}</a>
+            </li>
+          ))}
+          <li>
+            <a href="#connected">Related notes</a>
+          </li>
+        </ol>
+        <p className="toc__back">
+          <Link href="/#records">← All decision records</Link>
+        </p>
+      </nav>
+
       <StatusNotice note={note} successor={note.superseded_by ? view.byId.get(note.superseded_by) : undefined} />
 
-      {SECTIONS.filter((s) => ALWAYS.has(s.key) || note.sections[s.key]).map((s) => (
+      {shown.map((s) => (
         <NoteSection key={s.key} id={s.key} heading={s.heading} markdown={note.sections[s.key]} linkable={linkable} />
       ))}
 
-      <nav className="links" aria-label="Connected notes">
+      <nav className="links" id="connected" aria-label="Connected notes">
         <LinkedNotes heading="Related notes" notes={related} empty="This note lists no related notes." />
         <LinkedNotes heading="Referenced by" notes={referencedBy} empty="No published note refers to this one yet." />
+      </nav>
+
+      <nav className="neighbors" aria-label="Previous and next decision records">
+        {previous ? (
+          <Link className="neighbors__link neighbors__link--previous" rel="prev" href={noteUrl(previous.id)}>
+            <span className="neighbors__dir">← Previous record</span>
+            <span className="neighbors__title">
+              <span className="id">{previous.id}</span> {previous.title}
+            </span>
+          </Link>
+        ) : (
+          <span className="neighbors__link neighbors__link--none">This is the first record.</span>
+        )}
+        <Link className="neighbors__list" href="/#records">
+          All decision records
+        </Link>
+        {next ? (
+          <Link className="neighbors__link neighbors__link--next" rel="next" href={noteUrl(next.id)}>
+            <span className="neighbors__dir">Next record →</span>
+            <span className="neighbors__title">
+              <span className="id">{next.id}</span> {next.title}
+            </span>
+          </Link>
+        ) : (
+          <span className="neighbors__link neighbors__link--none">This is the last record.</span>
+        )}
       </nav>
 
       <CommitLine commit={view.commit} />

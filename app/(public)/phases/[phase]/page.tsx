@@ -11,6 +11,7 @@ import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
 import { phasePage } from "@/lib/public/pages";
+import { comparePhases } from "@/lib/public/records";
 import { phaseUrl } from "@/lib/render/urls";
 
 /** One phase: its status, its closeout record and its published notes: /phases/6-architecture. */
@@ -48,10 +49,10 @@ export default async function PhasePage({ params, searchParams }: Props) {
   return (
     <>
       <header className="page-head">
-        <p className="kicker">
-          <Link href="/">{view.site.title}</Link>
-        </p>
         <h1>Phase {phase.phase.name}</h1>
+        <p className="kicker">
+          <Link href={`/?phase=${encodeURIComponent(phase.phase.slug)}&view=table#records`}>This phase in the table of all decision records</Link>
+        </p>
         {phase.phase.description && <p className="lede">{phase.phase.description}</p>}
         <p className="counts">
           {orphan ? "" : `${phase.phase.status} · `}
@@ -76,6 +77,8 @@ export default async function PhasePage({ params, searchParams }: Props) {
         <ul>
           {phases
             .filter((p) => p !== phase)
+            // By number, then the named phases: a reader looks for "Phase 5" between 4 and 6.
+            .sort((a, b) => comparePhases(a.phase.name, b.phase.name))
             .map((p) => (
               <li key={p.phase.slug}>
                 <Link href={phaseUrl(p.phase.name)}>Phase {p.phase.name}</Link>

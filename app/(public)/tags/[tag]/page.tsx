@@ -9,7 +9,7 @@ import { paginate } from "@/lib/public/paging";
 import { getPublishedView } from "@/lib/content/published";
 import { pageMetadata } from "@/lib/public/meta";
 import { tagPage } from "@/lib/public/pages";
-import { tagUrl } from "@/lib/render/urls";
+import { slug, tagUrl } from "@/lib/render/urls";
 
 /** Every published note with one tag: /tags/sparse-attention. */
 
@@ -42,12 +42,12 @@ export default async function TagPage({ params, searchParams }: Props) {
   return (
     <>
       <header className="page-head">
-        <p className="kicker">
-          <Link href="/">{view.site.title}</Link>
-        </p>
         <h1>
           Tag: <span className="tag-name">{name}</span>
         </h1>
+        <p className="kicker">
+          <Link href={`/?tag=${encodeURIComponent(slug(name))}#records`}>Filter all decision records by this tag</Link>
+        </p>
         <p className="counts">
           {notes.length} of {view.notes.length} notes
         </p>

@@ -7,7 +7,9 @@ import { RevisionDate } from "@/components/revision-date";
 import { StatusBadge } from "@/components/status-badge";
 import { getPublishedHistory } from "@/lib/content/published";
 import { diffNotes } from "@/lib/diff/sections";
+import { changedBy } from "@/lib/public/byline";
 import { pageMetadata } from "@/lib/public/meta";
+import { APP_IDENTITY } from "@/lib/store/api";
 import { loadPublishedNote } from "@/lib/public/published-note";
 import { historyUrl, noteUrl } from "@/lib/render/urls";
 
@@ -38,12 +40,12 @@ export default async function HistoryPage({ params }: Props) {
   return (
     <article className="history" aria-labelledby="history-title">
       <header className="page-head">
+        <h1 id="history-title">History of {note.id}</h1>
         <p className="kicker">
           <Link href={noteUrl(note.id)}>
             {note.id}: {note.title}
           </Link>
         </p>
-        <h1 id="history-title">History of {note.id}</h1>
         <p className="lede">
           {revisions.length === 1 ? "One published revision." : `${revisions.length} published revisions, newest first.`} Each shows
           what changed since the revision before it, field by field and section by section. Unpublished drafts are not part of
@@ -60,7 +62,7 @@ export default async function HistoryPage({ params }: Props) {
               <header className="revision__head">
                 <h2 className="revision__message">{firstLine(rev.message) || "(no message)"}</h2>
                 <p className="revision__meta">
-                  <RevisionDate iso={rev.date} withTime /> · {rev.author.name} · <code title={rev.commit}>{short}</code>
+                  <RevisionDate iso={rev.date} withTime /> · <span className="author">{changedBy(rev.author, APP_IDENTITY, view.site.author)}</span> · <code title={rev.commit}>{short}</code>
                   {i === 0 ? <span className="current"> · current</span> : null}
                   {previous && previous.note.status !== rev.note.status ? (
                     <>

@@ -1,0 +1,247 @@
+import Link from "next/link";
+import type { Note } from "@/lib/notes/schema";
+import { PUBLISHED_STATUSES, STATUS_LABEL } from "@/lib/notes/schema";
+import type { Paged } from "@/lib/public/paging";
+import { comparePhases, groupByPhase, isFiltered, recordsHref, sortHref, type RecordQuery, type SortKey } from "@/lib/public/records";
+import { noteUrl, slug } from "@/lib/render/urls";
+import { BoundaryBadge } from "./boundary-badge";
+import { NoteList } from "./note-card";
+import { Pager } from "./pager";
+import { PhaseLink } from "./phase-link";
+import { RevisionDate } from "./revision-date";
+import { StatusBadge } from "./status-badge";
+import { StatusIcon } from "./status-icon";
+import { buttonClass } from "./ui/button";
+
+/**
+ * "All decision records" with the reader's controls: filters by status, tag and phase (combined,
+ * in the URL), cards or a compact table, sorting by a column, grouping by phase. Everything is a
+ * link or a GET form, so it works without JavaScript and every view has an address.
+ */
+
+export type ExplorerProps = {
+  query: RecordQuery;
+  problems: readonly string[];
+  /** Every published note (for the counts and the choices in the filters). */
+  all: readonly Note[];
+  /** The page of records to show, filtered and sorted. */
+  paged: Paged<Note>;
+  /** id → ISO date of the note's last change (the table's "Updated"). */
+  updated: ReadonlyMap<string, string>;
+  label: string;
+};
+
+export function RecordsExplorer({ query, problems, all, paged, updated, label }: ExplorerProps) {
+  return (
+    <>
+      <StatusLinks query={query} all={all} />
+      <FilterForm query={query} all={all} />
+      {problems.map((p) => (
+        <p key={p} className="empty" role="status">
+          {p}
+        </p>
+      ))}
+      <ViewLinks query={query} />
+      {paged.total === 0 ? <p className="empty">No published note matches these filters.</p> : null}
+      {query.group ? (
+        groupByPhase(paged.items).map((g) => (
+          <section key={g.phase} className="phase-group" aria-labelledby={`group-${slug(g.phase)}`}>
+            <h3 id={`group-${slug(g.phase)}`} className="phase-group__heading">
+              Phase {g.phase} <span className="count">{g.notes.length}</span>
+            </h3>
+            <Records query={query} notes={g.notes} updated={updated} label={`${label}, phase ${g.phase}`} />
+          </section>
+        ))
+      ) : (
+        <Records query={query} notes={paged.items} updated={updated} label={label} />
+      )}
+      <Pager paged={paged} href={(n) => `${recordsHref(query, {}, n)}#records`} label={`Pages of ${label.toLowerCase()}`} />
+    </>
+  );
+}
+
+function Records({ query, notes, updated, label }: { query: RecordQuery; notes: readonly Note[]; updated: ReadonlyMap<string, string>; label: string }) {
+  if (notes.length === 0) return null;
+  return query.view === "table" ? <RecordsTable query={query} notes={notes} updated={updated} label={label} /> : <NoteList notes={notes} label={label} />;
+}
+
+const COLUMNS: { key: SortKey; label: string }[] = [
+  { key: "id", label: "ID" },
+  { key: "status", label: "Status" },
+  { key: "title", label: "Title" },
+  { key: "phase", label: "Phase" },
+  { key: "updated", label: "Updated" },
+];
+
+/** The compact view: one row per note; each column heading sorts by it (again: the other way). */
+function RecordsTable({ query, notes, updated, label }: { query: RecordQuery; notes: readonly Note[]; updated: ReadonlyMap<string, string>; label: string }) {
+  return (
+    <div className="table-scroll">
+      <table className="records-table">
+        <caption className="visually-hidden">{label}. Column headings sort the table.</caption>
+        <thead>
+          <tr>
+            {COLUMNS.map((c) => {
+              const sorted = query.sort === c.key;
+              const next = sorted && query.dir === "asc" ? "descending" : "ascending";
+              return (
+                <th key={c.key} scope="col" aria-sort={sorted ? (query.dir === "asc" ? "ascending" : "descending") : undefined} className={`col-${c.key}`}>
+                  <Link href={`${sortHref(query, c.key)}#records`} aria-label={`${c.label}: sort ${sorted ? next : c.key === "updated" ? "newest first" : "ascending"}`}>
+                    {c.label}
+                    <span className="sort-mark" aria-hidden="true">
+                      {sorted ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
+                    </span>
+                  </Link>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {notes.map((n) => {
+            const date = updated.get(n.id);
+            return (
+              <tr key={n.id}>
+                <td className="id col-id">{n.id}</td>
+                <td className="col-status">
+                  <StatusBadge status={n.status} />
+                  {n.boundaries.map((b) => (
+                    <BoundaryBadge key={b} boundary={b} />
+                  ))}
+                </td>
+                <td className="col-title">
+                  <Link href={noteUrl(n.id)}>{n.title}</Link>
+                </td>
+                <td className="col-phase">
+                  <PhaseLink phase={n.phase} />
+                </td>
+                <td className="col-updated">{date ? <RevisionDate iso={date} short /> : "—"}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One link per status with its count; each keeps the other filters and the view. */
+function StatusLinks({ query, all }: { query: RecordQuery; all: readonly Note[] }) {
+  const counts = PUBLISHED_STATUSES.map((s) => [s, all.filter((n) => n.status === s).length] as const).filter(([, n]) => n > 0);
+  return (
+    <nav className="filter-bar" aria-label="Filter by status">
+      <span className="filter-bar__label">Status:</span>
+      <ul>
+        <li>
+          <Link href={`${recordsHref(query, { status: null })}#records`} aria-current={query.status === null ? "page" : undefined}>
+            all <span className="count">{all.length}</span>
+          </Link>
+        </li>
+        {counts.map(([s, n]) => (
+          <li key={s}>
+            <Link href={`${recordsHref(query, { status: s })}#records`} aria-current={query.status === s ? "page" : undefined} className={`filter filter--${s}`}>
+              <StatusIcon status={s} />
+              {STATUS_LABEL[s]} <span className="count">{n}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Status, tag, phase and sort together: a GET form, so the choice lands in the URL. */
+function FilterForm({ query, all }: { query: RecordQuery; all: readonly Note[] }) {
+  const tags = new Map<string, string>();
+  for (const n of all) for (const t of n.tags) if (!tags.has(slug(t))) tags.set(slug(t), t);
+  const phases = [...new Set(all.map((n) => n.phase))].sort(comparePhases);
+  return (
+    <form className="records-filter" action="/#records" method="get" aria-label="Filter and sort the records">
+      <div className="field">
+        <label htmlFor="filter-status">Status</label>
+        <select id="filter-status" name="status" defaultValue={query.status ?? ""}>
+          <option value="">Any status</option>
+          {PUBLISHED_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABEL[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="filter-tag">Tag</label>
+        <select id="filter-tag" name="tag" defaultValue={query.tag ?? ""}>
+          <option value="">Any tag</option>
+          {[...tags]
+            .sort((a, b) => a[1].localeCompare(b[1], "en", { sensitivity: "base" }))
+            .map(([value, name]) => (
+              <option key={value} value={value}>
+                {name}
+              </option>
+            ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="filter-phase">Phase</label>
+        <select id="filter-phase" name="phase" defaultValue={query.phase ?? ""}>
+          <option value="">Any phase</option>
+          {phases.map((p) => (
+            <option key={p} value={slug(p)}>
+              Phase {p}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="filter-sort">Sort</label>
+        <select id="filter-sort" name="sort" defaultValue={query.sort}>
+          <option value="order">Editorial order</option>
+          <option value="id">ID</option>
+          <option value="status">Status</option>
+          <option value="title">Title</option>
+          <option value="phase">Phase</option>
+          <option value="updated">Last updated</option>
+        </select>
+      </div>
+      {query.view === "table" ? <input type="hidden" name="view" value="table" /> : null}
+      {query.group ? <input type="hidden" name="group" value="phase" /> : null}
+      <div className="records-filter__actions">
+        <button type="submit" className={buttonClass("primary", "small")}>
+          Apply
+        </button>
+        {isFiltered(query) ? (
+          <Link className={buttonClass("quiet", "small")} href={`${recordsHref(query, { status: null, tag: null, phase: null })}#records`}>
+            Clear filters
+          </Link>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/** Cards or table, grouped by phase or not: links that keep everything else. */
+function ViewLinks({ query }: { query: RecordQuery }) {
+  return (
+    <nav className="view-switch" aria-label="How to show the records">
+      <ul>
+        <li>
+          <Link href={`${recordsHref(query, { view: "cards" })}#records`} aria-current={query.view === "cards" ? "true" : undefined}>
+            Cards
+          </Link>
+        </li>
+        <li>
+          <Link href={`${recordsHref(query, { view: "table" })}#records`} aria-current={query.view === "table" ? "true" : undefined}>
+            Table
+          </Link>
+        </li>
+      </ul>
+      <ul>
+        <li>
+          <Link href={`${recordsHref(query, { group: !query.group })}#records`} aria-current={query.group ? "true" : undefined}>
+            {query.group ? "Grouped by phase (ungroup)" : "Group by phase"}
+          </Link>
+        </li>
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,151 @@
+import { PUBLISHED_STATUSES, STATUSES, type Note, type Status } from "@/lib/notes/schema";
+import { slug } from "@/lib/render/urls";
+
+/**
+ * "All decision records" as a reader narrows and orders it, all in the URL so a view can be shared
+ * and works without JavaScript (links and a GET form): `/?status=hypothesis&phase=5&view=table`.
+ * Pure: the page passes the notes (in editorial order) and when each last changed.
+ *
+ *   status  a published status            tag    a tag (as its slug)     phase  a phase (as its slug)
+ *   view    cards (default) | table        sort   order (editorial, default) | id | status | title | phase | updated
+ *   dir     asc | desc (each key has its natural default)                  group  phase (group by phase)
+ */
+
+export const SORT_KEYS = ["order", "id", "status", "title", "phase", "updated"] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export type Direction = "asc" | "desc";
+export type RecordsView = "cards" | "table";
+
+export type RecordQuery = {
+  status: Status | null;
+  tag: string | null;
+  phase: string | null;
+  view: RecordsView;
+  sort: SortKey;
+  dir: Direction;
+  group: boolean;
+};
+
+export const DEFAULT_QUERY: RecordQuery = { status: null, tag: null, phase: null, view: "cards", sort: "order", dir: "asc", group: false };
+
+/** The direction a column sorts in when first chosen: newest first for dates, A→Z for the rest. */
+export const naturalDirection = (key: SortKey): Direction => (key === "updated" ? "desc" : "asc");
+
+type Params = Record<string, string | string[] | undefined>;
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || null;
+
+/**
+ * The query a URL asks for, and what in it was not understood (said on the page; the rest of the
+ * query still applies). An unknown status is left to the caller, which has a page for it.
+ */
+export function parseRecordQuery(params: Params): { query: RecordQuery; problems: string[] } {
+  const problems: string[] = [];
+  const status = first(params.status);
+  const known = status !== null && (PUBLISHED_STATUSES as readonly string[]).includes(status);
+  const view = first(params.view);
+  const sort = first(params.sort);
+  const dir = first(params.dir);
+  const group = first(params.group);
+  if (view !== null && view !== "cards" && view !== "table") problems.push(`“${view.slice(0, 40)}” is not a view; the views are cards and table.`);
+  if (sort !== null && !(SORT_KEYS as readonly string[]).includes(sort)) problems.push(`“${sort.slice(0, 40)}” is not a column to sort by; the columns are ${SORT_KEYS.join(", ")}.`);
+  if (dir !== null && dir !== "asc" && dir !== "desc") problems.push(`“${dir.slice(0, 40)}” is not a direction; use asc or desc.`);
+  if (group !== null && group !== "phase") problems.push(`“${group.slice(0, 40)}” cannot be grouped by; records group by phase.`);
+  const sortKey = sort !== null && (SORT_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : "order";
+  const tag = first(params.tag);
+  const phase = first(params.phase);
+  return {
+    query: {
+      status: known ? (status as Status) : null,
+      tag: tag ? slug(tag) : null,
+      phase: phase ? slug(phase) : null,
+      view: view === "table" ? "table" : "cards",
+      sort: sortKey,
+      dir: dir === "asc" || dir === "desc" ? dir : naturalDirection(sortKey),
+      group: group === "phase",
+    },
+    problems,
+  };
+}
+
+/** True when the query narrows the records (a filter), as opposed to only showing them differently. */
+export const isFiltered = (q: Pick<RecordQuery, "status" | "tag" | "phase">) => q.status !== null || q.tag !== null || q.phase !== null;
+
+/** The notes every filter of the query lets through (filters combine: status AND tag AND phase). */
+export function filterRecords(notes: readonly Note[], q: Pick<RecordQuery, "status" | "tag" | "phase">): Note[] {
+  return notes.filter(
+    (n) => (q.status === null || n.status === q.status) && (q.tag === null || n.tags.some((t) => slug(t) === q.tag)) && (q.phase === null || slug(n.phase) === q.phase),
+  );
+}
+
+/**
+ * Phases in a reader's order: by their leading number (0-3, 2, 4, 6-architecture, 8-11 …), then the
+ * named ones (agent-operations, …) alphabetically.
+ */
+export function comparePhases(a: string, b: string): number {
+  const na = /^\d+/.exec(a);
+  const nb = /^\d+/.exec(b);
+  if (na && nb) return Number(na[0]) - Number(nb[0]) || a.localeCompare(b, "en", { numeric: true });
+  if (na) return -1;
+  if (nb) return 1;
+  return a.localeCompare(b, "en", { numeric: true, sensitivity: "base" });
+}
+
+const STATUS_RANK = new Map(STATUSES.map((s, i) => [s, i]));
+
+/**
+ * The notes in the query's order. `notes` come in editorial order (which "order" keeps); `updated`
+ * maps an id to the ISO date of its last change. Ties keep the editorial order, so a sort is stable.
+ */
+export function sortRecords(notes: readonly Note[], q: Pick<RecordQuery, "sort" | "dir">, updated: ReadonlyMap<string, string>): Note[] {
+  const editorial = new Map(notes.map((n, i) => [n.id, i]));
+  const byKey: Record<SortKey, (a: Note, b: Note) => number> = {
+    order: () => 0,
+    id: (a, b) => a.id.localeCompare(b.id, "en", { numeric: true }),
+    status: (a, b) => (STATUS_RANK.get(a.status) ?? 0) - (STATUS_RANK.get(b.status) ?? 0),
+    title: (a, b) => a.title.localeCompare(b.title, "en", { sensitivity: "base" }),
+    phase: (a, b) => comparePhases(a.phase, b.phase),
+    // An unknown date sorts as the oldest.
+    updated: (a, b) => (updated.get(a.id) ?? "").localeCompare(updated.get(b.id) ?? ""),
+  };
+  const sign = q.dir === "desc" && q.sort !== "order" ? -1 : 1;
+  const compare = byKey[q.sort];
+  return [...notes].sort((a, b) => sign * compare(a, b) || (editorial.get(a.id) ?? 0) - (editorial.get(b.id) ?? 0));
+}
+
+export type PhaseGroup = { phase: string; notes: Note[] };
+
+/** The notes in groups by phase (phases in comparePhases order), each group keeping the notes' order. */
+export function groupByPhase(notes: readonly Note[]): PhaseGroup[] {
+  const groups = new Map<string, Note[]>();
+  for (const n of notes) groups.set(n.phase, [...(groups.get(n.phase) ?? []), n]);
+  return [...groups].sort(([a], [b]) => comparePhases(a, b)).map(([phase, list]) => ({ phase, notes: list }));
+}
+
+/** The URL of the records with `change` applied; defaults are left out, so the plain list is `/`. */
+export function recordsHref(q: RecordQuery, change: Partial<RecordQuery> = {}, page?: number): string {
+  const next = { ...q, ...change };
+  const params = new URLSearchParams();
+  if (next.status) params.set("status", next.status);
+  if (next.tag) params.set("tag", next.tag);
+  if (next.phase) params.set("phase", next.phase);
+  if (next.view !== "cards") params.set("view", next.view);
+  if (next.sort !== "order") params.set("sort", next.sort);
+  if (next.sort !== "order" && next.dir !== naturalDirection(next.sort)) params.set("dir", next.dir);
+  if (next.group) params.set("group", "phase");
+  if (page && page > 1) params.set("page", String(page));
+  const s = params.toString();
+  return s ? `/?${s}` : "/";
+}
+
+/** The link a column heading makes: sort by it, or flip the direction when it already sorts the table. */
+export function sortHref(q: RecordQuery, key: SortKey): string {
+  if (q.sort === key && key !== "order") return recordsHref(q, { dir: q.dir === "asc" ? "desc" : "asc" });
+  return recordsHref(q, { sort: key, dir: naturalDirection(key) });
+}
+
+/** The notes before and after `id` in a list (the editorial order for note pages): null at either end. */
+export function neighbors<T extends { id: string }>(list: readonly T[], id: string): { previous: T | null; next: T | null } {
+  const at = list.findIndex((n) => n.id === id);
+  if (at < 0) return { previous: null, next: null };
+  return { previous: list[at - 1] ?? null, next: list[at + 1] ?? null };
+}
