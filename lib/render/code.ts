@@ -53,10 +53,11 @@ const MAX_HIGHLIGHTED = 50_000;
 
 /**
  * How long one line may take to tokenize before the rest of it is left plain. Shiki's default (500 ms)
- * is shorter than compiling a large grammar (TypeScript) on first use on a busy machine, which left a
- * block's first line wrongly coloured; a pathological line still stops.
+ * is shorter than compiling a large grammar (TypeScript) on first use on a busy machine (grammar
+ * rules compile when a line first needs them: seconds at a load average of 20 on 2 cores), which
+ * left a block's first line wrongly coloured; a pathological line still stops.
  */
-const LINE_TIME_LIMIT_MS = 5_000;
+const LINE_TIME_LIMIT_MS = 20_000;
 
 /** Fence name (lower case, with aliases) → the grammar's name and the label the reader sees. */
 const LANGUAGES = new Map<string, { name: string; label: string }>();
