@@ -1,5 +1,6 @@
 /**
- * Local accounts of the studio, kept in DATA_DIR/accounts.json (outside the content repository).
+ * Local accounts of the studio, kept in DATA_DIR/accounts.json (outside the content repository), or
+ * with ACCOUNTS_REMOTE set in that private repository (pushed before the command reports success).
  *
  *   npm run user -- add <name> --role author|reviewer   password from standard input
  *   npm run user -- password <name>                     new password from standard input
