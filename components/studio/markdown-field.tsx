@@ -4,6 +4,7 @@ import { useMemo, useRef, useState } from "react";
 import MDEditor, { commands, type ICommand, type MDEditorProps, type TextAreaTextApi } from "@uiw/react-md-editor/nohighlight";
 import { previewOptions } from "@/lib/render/preview";
 import { NoteLinkDialog, type NoteChoice } from "./note-link-dialog";
+import { useImageUpload } from "./use-image-upload";
 import styles from "./studio.module.css";
 
 /**
@@ -36,6 +37,10 @@ export default function MarkdownField(props: {
   const [picking, setPicking] = useState<{ api: TextAreaTextApi } | null>(null);
   // The public pages' sanitising rules, so the preview shows what publishing will show.
   const preview = useMemo(() => ({ ...previewOptions(props.id), className: "prose" }), [props.id]);
+  // Paste, drop or pick an image: uploaded, asked for alt text, inserted as ![alt](assets/…).
+  const images = useImageUpload({ value: props.value, onChange: props.onChange, readOnly: props.readOnly });
+  const pickImage = images.pick;
+  const textareaId = props.id;
   const toolbar = useMemo<ICommand[]>(() => {
     const noteLink: ICommand = {
       name: "note-link",
@@ -44,8 +49,15 @@ export default function MarkdownField(props: {
       icon: <span className={styles.toolText}>AFN</span>,
       execute: (_state, textApi) => setPicking({ api: textApi }),
     };
-    return [commands.bold, commands.italic, commands.link, commands.code, commands.unorderedListCommand, noteLink].map(hideIcons);
-  }, [name]);
+    const image: ICommand = {
+      name: "image",
+      keyCommand: "image",
+      buttonProps: { "aria-label": `Add an image to ${name}`, title: "Add an image (or paste or drop one)" },
+      icon: <span className={styles.toolText}>Image</span>,
+      execute: () => pickImage(document.getElementById(textareaId) as HTMLTextAreaElement | null),
+    };
+    return [commands.bold, commands.italic, commands.link, commands.code, commands.unorderedListCommand, noteLink, image].map(hideIcons);
+  }, [name, pickImage, textareaId]);
   const showing = props.readOnly ? "preview" : mode;
 
   return (
@@ -75,6 +87,8 @@ export default function MarkdownField(props: {
         previewOptions={preview}
         textareaProps={{
           ...props.textareaProps,
+          onPaste: images.onPaste,
+          onDrop: images.onDrop,
           id: props.id,
           onBlur: props.onBlur,
           readOnly: props.readOnly,
@@ -82,6 +96,11 @@ export default function MarkdownField(props: {
           "aria-describedby": props.describedBy,
         }}
       />
+      {images.status ? (
+        <p className={styles.hint} role="status">
+          {images.status}
+        </p>
+      ) : null}
       {picking ? (
         <NoteLinkDialog
           notes={props.notes ?? []}
