@@ -31,7 +31,7 @@ test("a reviewer reads a draft but cannot save or publish it, whatever the brows
   await page.goto(`/studio/notes/${id}`);
   await expect(page.getByLabel("Title", { exact: true })).toHaveValue("Reviewed note");
   await expect(page.getByLabel("Title", { exact: true })).not.toBeEditable();
-  await expect(page.getByRole("link", { name: "the review page" })).toHaveAttribute("href", `/studio/notes/${id}/review`);
+  await expect(page.getByRole("link", { name: "the review page", exact: true })).toHaveAttribute("href", `/studio/notes/${id}/review`);
   await expect(page.getByRole("region", { name: "Review", exact: true })).toContainText("No open threads.");
   await expect(page.getByRole("button", { name: "Save draft" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);

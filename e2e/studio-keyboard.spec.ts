@@ -105,10 +105,10 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
     await tabTo(page, section(page, name));
     await type(page, text);
     if (name !== "Invariant") continue;
-    const linkButton = page.getByRole("button", { name: "Link a published note in Invariant" });
+    const linkButton = page.getByRole("button", { name: "Link to a note in Invariant" });
     await tabTo(page, linkButton, { back: true });
     await page.keyboard.press("Enter");
-    const dialog = page.getByRole("dialog", { name: "Link a published note" });
+    const dialog = page.getByRole("dialog", { name: "Link to a note" });
     await expect(dialog).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);

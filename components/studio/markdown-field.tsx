@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useRef, useState } from "react";
+import { useLayoutEffect, useMemo, useRef, useState } from "react";
 import MDEditor, { commands, type ICommand, type MDEditorProps, type TextAreaTextApi } from "@uiw/react-md-editor/nohighlight";
 import { previewOptions } from "@/lib/render/preview";
 import { NoteLinkDialog, type NoteChoice } from "./note-link-dialog";
@@ -45,7 +45,8 @@ export default function MarkdownField(props: {
     const noteLink: ICommand = {
       name: "note-link",
       keyCommand: "note-link",
-      buttonProps: { "aria-label": `Link a published note in ${name}`, title: "Link a published note" },
+      // Named without "publish": the page's Publish button must stay the only one by that name.
+      buttonProps: { "aria-label": `Link to a note in ${name}`, title: "Link to a note" },
       icon: <span className={styles.toolText}>AFN</span>,
       execute: (_state, textApi) => setPicking({ api: textApi }),
     };
@@ -59,6 +60,14 @@ export default function MarkdownField(props: {
     return [commands.bold, commands.italic, commands.link, commands.code, commands.unorderedListCommand, noteLink, image].map(hideIcons);
   }, [name, pickImage, textareaId]);
   const showing = props.readOnly ? "preview" : mode;
+
+  // Browsers without CSS field-sizing (Firefox, older Safari): size the textarea to its text here.
+  useLayoutEffect(() => {
+    const textarea = field.current?.querySelector("textarea");
+    if (!textarea || CSS.supports("field-sizing", "content")) return;
+    textarea.style.height = "auto";
+    textarea.style.height = `${textarea.scrollHeight}px`;
+  }, [props.value, showing]);
 
   return (
     <div className={styles.markdownField} ref={field}>
@@ -111,7 +120,8 @@ export default function MarkdownField(props: {
           }}
           onPick={(note) => {
             setPicking(null);
-            // The bare id: the public pipeline links a note id to its page.
+            // The bare id: the public pipeline links a note id to its page. The dialog is closed
+            // by now (see NoteLinkDialog), so the textarea can take focus and the insertion.
             picking.api.replaceSelection(note.id);
           }}
         />

@@ -7,7 +7,7 @@ import styles from "./studio.module.css";
 export type { NoteChoice };
 
 /**
- * "Link a published note": a modal dialog (the browser's own <dialog>, so Esc closes it and focus
+ * "Link to a note" (a published one): a modal dialog (the browser's own <dialog>, so Esc closes it and focus
  * returns to the button that opened it) that finds a note by id or title and hands back the one
  * chosen. Enter takes the first match.
  */
@@ -16,6 +16,12 @@ export function NoteLinkDialog(props: { notes: NoteChoice[]; onPick: (note: Note
   const [query, setQuery] = useState("");
   const headingId = useId();
   const matches = matchNotes(props.notes, query).slice(0, 12);
+  // Close the modal before handing the choice back: while it is open the page behind it is inert,
+  // and the editor could not focus its textarea to insert the link.
+  const pick = (note: NoteChoice) => {
+    ref.current?.close();
+    props.onPick(note);
+  };
 
   useEffect(() => {
     const dialog = ref.current;
@@ -33,7 +39,7 @@ export function NoteLinkDialog(props: { notes: NoteChoice[]; onPick: (note: Note
         props.onClose();
       }}
     >
-      <h2 id={headingId}>Link a published note</h2>
+      <h2 id={headingId}>Link to a note</h2>
       <label htmlFor={`${headingId}-find`}>Find a note by id or title</label>
       <input
         id={`${headingId}-find`}
@@ -46,14 +52,14 @@ export function NoteLinkDialog(props: { notes: NoteChoice[]; onPick: (note: Note
           if (e.key !== "Enter") return;
           // Never the editor's form: Enter here chooses, it does not save the note.
           e.preventDefault();
-          if (matches[0]) props.onPick(matches[0]);
+          if (matches[0]) pick(matches[0]);
         }}
       />
       {matches.length ? (
         <ul className={styles.choices}>
           {matches.map((n) => (
             <li key={n.id}>
-              <button type="button" onClick={() => props.onPick(n)}>
+              <button type="button" onClick={() => pick(n)}>
                 <span className={styles.noteId}>{n.id}</span> {n.title}
               </button>
             </li>
