@@ -43,7 +43,8 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
   await page.waitForURL(/\/studio\/notes\/new$/);
   await expect(section(page, "Notes")).toBeVisible();
 
-  // Every control of the form is reached by Tab, in one pass from the top of the page to its end.
+  // Every control of the form is reached by Tab, in one pass from the link above it to its Save button.
+  await tabTo(page, page.getByRole("link", { name: "← All notes in the studio" }), { max: 250 });
   await page.evaluate(() => {
     document.addEventListener("focusin", (e) => (e.target as HTMLElement).setAttribute("data-tabbed", ""), true);
   });
