@@ -1,0 +1,87 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+/**
+ * App instances for the remote tests: `next start` of the same production build the other specs
+ * use (NEXT_DIST_DIR is inherited), each on a free loopback port with its own DATA_DIR, all on
+ * one content remote and one accounts remote. Each runs in its own process group, stopped whole.
+ */
+
+export type Instance = { name: string; url: string; dataDir: string; env: Record<string, string>; stop: () => Promise<void> };
+
+/** A loopback port nobody listens on now, never the main e2e server's. */
+export async function freePort(): Promise<number> {
+  const avoid = Number(process.env.E2E_PORT || 3100);
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const s = net.createServer();
+      s.once("error", reject);
+      s.listen(0, "127.0.0.1", () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    if (port !== avoid) return port;
+  }
+}
+
+export async function startInstance(name: string, dataDir: string, env: Record<string, string>): Promise<Instance> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  fs.mkdirSync(dataDir, { recursive: true });
+  const log = fs.openSync(path.join(dataDir, `${name}.log`), "a");
+  const fullEnv = { ...env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
+  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...process.env, ...fullEnv },
+    stdio: ["ignore", log, log],
+    detached: true,
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          /* already gone */
+        }
+      }
+    }
+    fs.closeSync(log);
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}); see ${path.join(dataDir, `${name}.log`)}`);
+    try {
+      const r = await fetch(`${url}/`, { signal: AbortSignal.timeout(10_000) });
+      if (r.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${name} did not answer on ${url} within 120 s; see its log in ${dataDir}`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return { name, url, dataDir, env: fullEnv, stop };
+}
+
+/** `npm run user -- …` with an instance's environment (its DATA_DIR and the accounts remote). */
+export function userCli(instance: { env: Record<string, string> }, args: string[], input?: string): string {
+  return execFileSync(path.resolve("node_modules/.bin/tsx"), ["scripts/user.ts", ...args], {
+    env: { ...process.env, ...instance.env },
+    input,
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "pipe"],
+    timeout: 60_000,
+  }).trim();
+}
