@@ -148,6 +148,13 @@ test("a thread sits under its section at 390 px and beside it at 1280 px, and ta
   expect(phone.x + phone.width).toBeLessThanOrEqual(390);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
+  // The quoted passage is marked in the section's text.
+  const marked = await page.evaluate(() => {
+    const entry = [...CSS.highlights.entries()].find(([name]) => name.endsWith("quoteMark"));
+    return entry ? [...entry[1]].map((r) => r.toString()) : [];
+  });
+  expect(marked).toEqual(["a kernel test"]);
+
   // Replying happens in the thread itself.
   await thread.getByLabel("Reply to this thread").fill("The evidence will name it.");
   await thread.getByRole("button", { name: "Reply", exact: true }).click();
@@ -157,6 +164,10 @@ test("a thread sits under its section at 390 px and beside it at 1280 px, and ta
   const wideText = await box(sectionRow(page, "evidence").locator(".prose"));
   const wide = await box(thread);
   expect(wide.x).toBeGreaterThanOrEqual(wideText.x + wideText.width);
+  // The text keeps the public page's reading width and the threads get a column of their own
+  // (the old layout squeezed both into that width: about 330 and 200 px).
+  expect(wideText.width).toBeGreaterThan(600);
+  expect(wide.width).toBeGreaterThan(260);
   expect(wide.y).toBeLessThan(wideText.y + wideText.height + 200);
   await author.dispose();
   await reviewer.dispose();

@@ -3,8 +3,11 @@
 import { useEffect } from "react";
 import type { ReviewView } from "@/lib/review/read-review";
 import { useReview } from "@/lib/queries/use-review";
+import styles from "./review.module.css";
 
-const NAME = "review-quote";
+// CSS modules rename a highlight's name as they rename a class (same file, same pattern), so the
+// module's empty .quoteMark class carries the name ::highlight(quoteMark) ends up with.
+const NAME = styles.quoteMark ?? "quoteMark";
 
 /**
  * Marks the passages open threads quote in the rendered sections, so a reviewer sees what each
