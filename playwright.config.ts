@@ -11,6 +11,11 @@ process.env.E2E_DATA_DIR ||= path.resolve(".data", `e2e-${Date.now()}-${process.
 process.env.E2E_BASE_URL ||= `http://127.0.0.1:${port}`;
 const dataDir = process.env.E2E_DATA_DIR;
 const server = process.env.E2E_SERVER === "dev" ? "dev" : "start";
+// `npm run test:visual` (E2E_VISUAL=1) runs only the visual snapshots, in a run of their own: its
+// server's data folder is written by nothing but e2e/visual.setup.ts, while the other specs publish
+// notes and close phases that would change the pages under the snapshots. A plain run skips them.
+const visual = process.env.E2E_VISUAL === "1";
+const VISUAL_FILES = /visual\.(spec|setup)\.ts$/;
 
 export default defineConfig({
   testDir: "e2e",
@@ -19,7 +24,9 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/e2e.json" }]] : [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  reporter: [["list"], ["json", { outputFile: visual ? "test-results/visual.json" : "test-results/e2e.json" }]],
+  // Each run empties its output folder first; the visual run keeps to its own, so it never deletes the other's report.
+  outputDir: visual ? "test-results/visual" : "test-results",
   use: {
     baseURL: process.env.E2E_BASE_URL,
     trace: "off",
@@ -36,7 +43,19 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  projects: visual
+    ? [
+        { name: "visual-setup", testMatch: /visual\.setup\.ts$/, use: { browserName: "chromium" } },
+        {
+          name: "visual",
+          testMatch: /visual\.spec\.ts$/,
+          dependencies: ["visual-setup"],
+          // Baselines beside the spec, one file per shot, no platform suffix: the only browser is Debian's Chromium.
+          snapshotPathTemplate: "{testDir}/{testFileName}-snapshots/{arg}{ext}",
+          use: { browserName: "chromium" },
+        },
+      ]
+    : [{ name: "chromium", testIgnore: VISUAL_FILES, use: { browserName: "chromium" } }],
   webServer: {
     command: `npx next ${server} -p ${port} -H 127.0.0.1`,
     url: `${process.env.E2E_BASE_URL}/`,
