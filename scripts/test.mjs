@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The whole test suite in one command: installs what npm does not (Debian's Chromium), then runs
-// the unit tests (vitest), one production build, the end-to-end tests (Playwright) and the
-// independent agent-docs checker (npm run check:agents, on the same build), and ends
+// the unit tests (vitest), one production build, the end-to-end tests (Playwright), the
+// independent agent-docs checker (npm run check:agents, on the same build), the visual snapshots
+// (npm run test:visual) and Lighthouse (npm run lighthouse, on the same build), and ends
 // with one plain line of totals for CI: "N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -131,6 +132,41 @@ if (!ensureChromium()) {
     if (agents.warned > 0) console.log(`check:agents: ${agents.warned} afdocs warning(s), counted as skipped (see the list above)`);
   } else {
     console.error("check:agents wrote no totals: counting it as failed");
+    totals.failed += 1;
+  }
+
+  // The visual snapshots, in a Playwright run of their own over a fresh data folder (E2E_VISUAL=1,
+  // see playwright.config.ts), compared with the committed baselines in e2e/visual.spec.ts-snapshots/.
+  const visualFile = path.join(results, "visual.json");
+  fs.rmSync(visualFile, { force: true });
+  const visualStatus = run("npx", ["playwright", "test"], { CI: process.env.CI ?? "1", E2E_VISUAL: "1" });
+  const visual = readJson(visualFile);
+  if (visual?.stats) {
+    totals.passed += visual.stats.expected + visual.stats.flaky;
+    totals.failed += visual.stats.unexpected;
+    totals.skipped += visual.stats.skipped;
+    if (visualStatus !== 0 && visual.stats.unexpected === 0) totals.failed += 1;
+  } else {
+    console.error("The visual run wrote no report: counting it as failed");
+    totals.failed += 1;
+  }
+
+  // Lighthouse (pinned) on home, a note and search, against its own `next start` of the same build:
+  // each required category score of 100 counts as one test (scripts/lighthouse.mjs).
+  const lh = spawnSync("node", ["scripts/lighthouse.mjs"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 });
+  process.stdout.write(lh.stdout ?? "");
+  let scores = null;
+  try {
+    scores = JSON.parse((lh.stdout ?? "").trim().split("\n").at(-1) ?? "");
+  } catch {
+    scores = null;
+  }
+  if (scores && typeof scores.passed === "number") {
+    totals.passed += scores.passed;
+    totals.failed += scores.failed;
+    totals.skipped += scores.skipped ?? 0;
+  } else {
+    console.error("lighthouse wrote no totals: counting it as failed");
     totals.failed += 1;
   }
 }
