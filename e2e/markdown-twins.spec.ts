@@ -73,7 +73,7 @@ test.describe("Markdown twins", () => {
 
   test("the pointer is hidden from sight only: a screen reader and an agent read it, the layout does not move", async ({ page }) => {
     await page.goto("/");
-    const pointer = page.getByRole("link", { name: /^For AI agents: the index is \/llms\.txt/ });
+    const pointer = page.getByRole("link", { name: /^For AI agents: \/llms\.txt$/ });
     await expect(pointer).toHaveCount(1);
     await expect(pointer).toHaveAttribute("href", "/llms.txt");
     const box = await pointer.boundingBox();
@@ -81,7 +81,7 @@ test.describe("Markdown twins", () => {
     // The keyboard reaches the skip link (to the header, drawn on top but after the content in the
     // source) first, then the pointer, which shows itself while focused.
     await page.keyboard.press("Tab");
-    await expect(page.locator(":focus")).toHaveText("Skip to site navigation");
+    await expect(page.locator(":focus")).toHaveText("Skip to navigation");
     await page.keyboard.press("Tab");
     await expect(pointer).toBeFocused();
     const shown = await pointer.boundingBox();

@@ -4,7 +4,7 @@ import { SiteHeader } from "@/components/site-header";
 
 /**
  * The public archive's frame, content first. In the document the page's own content comes right
- * after two links: "Skip to site navigation" and a one-line pointer to /llms.txt (both hidden from
+ * after two short links: "Skip to navigation" and the pointer to /llms.txt (both hidden from
  * sight until they have focus, never from screen readers or agents). The header (name, links,
  * search) follows <main> in the source and is drawn above it (CSS order in frame.css), so a screen
  * reader, a text browser or an agent reading the source meets the note before the site's chrome,
@@ -17,10 +17,10 @@ export default function PublicLayout({ children }: { children: ReactNode }) {
       {/* React puts a <link> in the document head wherever it is rendered. */}
       <link rel="alternate" type="text/plain" href="/llms.txt" title="llms.txt: the index of this archive for agents" />
       <a className="skip-link" href="#site-nav">
-        Skip to site navigation
+        Skip to navigation
       </a>
       <a className="agent-pointer" href="/llms.txt">
-        For AI agents: the index is /llms.txt
+        For AI agents: /llms.txt
       </a>
       <main id="main" className="page">
         {children}

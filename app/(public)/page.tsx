@@ -74,7 +74,10 @@ export default async function HomePage({ searchParams }: Props) {
     return (
       <>
         <FilteredHead view={view} query={query} count={records.total} />
-        <section className="all-records" id="records" aria-label="Decision records">
+        <section className="all-records" id="records" aria-labelledby="records-heading">
+          <h2 id="records-heading" className="visually-hidden">
+            Decision records
+          </h2>
           {explorer(filterTitle(view, query).replace(/^Status: /, "Notes with status "))}
         </section>
         <CommitLine commit={view.commit} />

@@ -10,7 +10,9 @@ import { pageMetadata } from "@/lib/public/meta";
 import { noteUrl, searchUrl } from "@/lib/render/urls";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
 import { highlightRanges } from "@/lib/public/highlight";
-import { tagUrl } from "@/lib/render/urls";
+import { phaseUrl, tagUrl } from "@/lib/render/urls";
+import { comparePhases } from "@/lib/public/records";
+import type { Note } from "@/lib/notes/schema";
 
 /** Full-text search, on the server: /search?q=sparse+attention works without JavaScript and can be shared. */
 
@@ -92,10 +94,13 @@ export default async function SearchPage({ searchParams }: Props) {
           )}
         </section>
       ) : (
-        <p className="section-intro">
-          Searches every field of the {view.notes.length} published notes: titles, summaries, tags, phases, statuses and each
-          section. Results are ranked; the passage that matched is shown.
-        </p>
+        <>
+          <p className="section-intro">
+            Searches every field of the {view.notes.length} published notes: titles, summaries, tags, phases, statuses and each
+            section. Results are ranked; the passage that matched is shown.
+          </p>
+          <Browse notes={view.notes} />
+        </>
       )}
       <CommitLine commit={view.commit} />
     </>
@@ -119,5 +124,42 @@ function MatchedTags({ tags, terms, always }: { tags: readonly string[]; terms: 
         </Link>
       ))}
     </p>
+  );
+}
+
+/** The most used tags (at most this many) offered on the empty search page. */
+const BROWSE_TAGS = 40;
+
+/** Before a search: the ways in without one, the archive's most used tags and its phases in order. */
+function Browse({ notes }: { notes: readonly Note[] }) {
+  const counts = new Map<string, number>();
+  for (const n of notes) for (const t of n.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const tags = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], "en", { sensitivity: "base" })).slice(0, BROWSE_TAGS);
+  const phases = [...new Set(notes.map((n) => n.phase))].sort(comparePhases);
+  return (
+    <section className="browse" aria-labelledby="browse-heading">
+      <h2 id="browse-heading">Or browse</h2>
+      <h3>Tags</h3>
+      <ul className="tags" aria-label="Most used tags">
+        {tags.map(([t, n]) => (
+          <li key={t}>
+            <Link href={tagUrl(t)}>
+              {t} <span className="count">{n}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <h3>Phases</h3>
+      <ul className="browse__phases">
+        {phases.map((p) => (
+          <li key={p}>
+            <Link href={phaseUrl(p)}>Phase {p}</Link>
+          </li>
+        ))}
+      </ul>
+      <p>
+        Or filter and sort <Link href="/?view=table#records">all decision records</Link> by status, tag and phase.
+      </p>
+    </section>
   );
 }

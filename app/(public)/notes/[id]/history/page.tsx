@@ -24,7 +24,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   if (!found) return { title: "Note not found", robots: { index: false } };
   const { note } = found;
   return pageMetadata({
-    title: `History of ${note.id}: ${note.title}`,
+    title: `History of ${note.id}`,
     description: `Every published revision of ${note.id}, with what changed in each, field by field.`,
     path: historyUrl(note.id),
   });
@@ -46,6 +46,8 @@ export default async function HistoryPage({ params }: Props) {
             {note.id}: {note.title}
           </Link>
         </p>
+        {/* Which note this is, in its own words, for a reader who arrives here first. */}
+        <p className="history__summary">{note.summary}</p>
         <p className="lede">
           {revisions.length === 1 ? "One published revision." : `${revisions.length} published revisions, newest first.`} Each shows
           what changed since the revision before it, field by field and section by section. Unpublished drafts are not part of
