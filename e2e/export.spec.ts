@@ -94,6 +94,23 @@ test("the export reports its progress and holds every seed note and no draft", a
   expect(manifest.paths["/notes/AFN-016.md"]).toMatchObject({ file: "notes/AFN-016.md", type: "text/markdown; charset=utf-8" });
 });
 
+test("without SITE_URL, or over a folder that is not an export, it stops with what is wrong and writes nothing", async () => {
+  const tsx = path.resolve("node_modules/.bin/tsx");
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR };
+  const target = path.join(path.dirname(out), "not-written");
+  delete env.SITE_URL;
+  await expect(run(tsx, ["scripts/export.ts", target], { env })).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/SITE_URL is not set/) });
+  const mine = path.join(path.dirname(out), "somebody-elses");
+  fs.mkdirSync(mine);
+  fs.writeFileSync(path.join(mine, "keep.txt"), "mine");
+  await expect(run(tsx, ["scripts/export.ts", mine], { env: { ...env, SITE_URL: site.url } })).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/is not an earlier export \(no _export.json in it\)/),
+  });
+  expect(fs.existsSync(target)).toBe(false);
+  expect(fs.readdirSync(mine)).toEqual(["keep.txt"]);
+});
+
 test("home and a note read as on the app, with no script and no server", async ({ page }) => {
   const errors: string[] = [];
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));

@@ -45,15 +45,6 @@ async function main() {
   const stops: (() => Promise<void> | void)[] = [];
   const load0 = os.loadavg()[0] ?? 0;
   try {
-    const staticPort = await freePort();
-    // The export starts (and stops) its own server over the same data folder, seeding it on first start.
-    execFileSync(path.resolve("node_modules/.bin/tsx"), ["scripts/export.ts", out], {
-      env: { ...process.env, DATA_DIR: dataDir, SITE_URL: `http://127.0.0.1:${staticPort}` },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    const staticSite: RunningNginx = await startNginx("nginx-static.conf", { FIELD_NOTES_ROOT: out }, staticPort);
-    stops.push(staticSite.stop);
-
     const appPort = await freePort();
     const app = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(appPort), "-H", "127.0.0.1"], {
       env: { ...process.env, DATA_DIR: dataDir, SITE_URL: `http://127.0.0.1:${appPort}`, NEXT_TELEMETRY_DISABLED: "1" },
@@ -69,6 +60,15 @@ async function main() {
       if (Date.now() > until || app.exitCode !== null) throw new Error(`next start on ${appUrl} did not answer within 120 s`);
       await new Promise((r) => setTimeout(r, 300));
     }
+    const staticPort = await freePort();
+    // The export reads main of the content the app seeded, through a server of its own.
+    execFileSync(path.resolve("node_modules/.bin/tsx"), ["scripts/export.ts", out], {
+      env: { ...process.env, DATA_DIR: dataDir, SITE_URL: `http://127.0.0.1:${staticPort}` },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    const staticSite: RunningNginx = await startNginx("nginx-static.conf", { FIELD_NOTES_ROOT: out }, staticPort);
+    stops.push(staticSite.stop);
+
     const cache = await startNginx("nginx-cache.conf", { FIELD_NOTES_UPSTREAM: `127.0.0.1:${appPort}`, FIELD_NOTES_CACHE: path.join(root, "cache") });
     stops.push(cache.stop);
 

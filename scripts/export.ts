@@ -2,8 +2,9 @@
 //
 // Writes the public view of main, and every agent format, as static files a CDN or any file
 // server can serve (deploy/nginx-static.conf serves them with nginx). It starts the production
-// build's own server (`next start`, NEXT_DIST_DIR, default .next) on a free loopback port over the
-// same content (DATA_DIR / CONTENT_REPO, as the app reads them) with SITE_URL as the origin of
+// build's own server (`next start`, NEXT_DIST_DIR, default .next) on a free loopback port over a
+// clone of main of the same content (DATA_DIR / CONTENT_REPO, as the app reads them: one commit
+// throughout, and no draft branch in it) with SITE_URL as the origin of
 // every absolute link, then reads every public URL from it: the sitemap's pages, the agent routes,
 // the Markdown twins, and every same-site link any of them names, so the export holds no dangling
 // link. The server is the only renderer, so an exported file is byte for byte what the app answers
@@ -17,10 +18,11 @@
 //
 // Search needs the server: /search and /search.md say so and point at the files an agent can search
 // itself (/llms-full.txt, /agents/index.json). See docs/decisions/static-export.md.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { twinPathOf } from "../lib/agents/twin-paths";
@@ -63,14 +65,42 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startServer(site: string): Promise<{ url: string; stop: () => void }> {
+/**
+ * main of the content repository the app reads (DATA_DIR / CONTENT_REPO, resolved as lib/env.ts
+ * does), cloned with only that branch into a folder of the export's own: the export reads one
+ * commit even if main moves meanwhile, and no draft branch is even there to be read.
+ */
+function pinnedContent(): { dataDir: string; commit: string; remove: () => void } {
+  const dataDir = path.resolve(process.cwd(), process.env.DATA_DIR || ".data");
+  const repo = path.resolve(process.cwd(), process.env.CONTENT_REPO || path.join(dataDir, "content.git"));
+  if (!fs.existsSync(repo)) fail(`no content repository at ${repo}: set DATA_DIR (or CONTENT_REPO) to the app's, or start the app once to create it`);
+  const own = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-export-content-"));
+  const remove = () => fs.rmSync(own, { recursive: true, force: true });
+  try {
+    execFileSync("git", ["clone", "--bare", "--quiet", "--no-tags", "--single-branch", "--branch", "main", repo, path.join(own, "content.git")], { stdio: ["ignore", "ignore", "pipe"] });
+    const commit = execFileSync("git", ["--git-dir", path.join(own, "content.git"), "rev-parse", "--verify", "refs/heads/main"], { encoding: "utf8" }).trim();
+    return { dataDir: own, commit, remove };
+  } catch (e) {
+    remove();
+    fail(`could not read main of the content repository at ${repo}: ${String((e as { stderr?: Buffer }).stderr ?? (e as Error).message).trim()}`);
+  }
+}
+
+/** The environment without what would point the server past the pinned clone (another repository, a remote to fetch from). */
+function pinnedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ["CONTENT_REPO", "CONTENT_REMOTE", "CONTENT_REMOTE_USER", "CONTENT_REMOTE_TOKEN", "ACCOUNTS_REMOTE"]) delete env[name];
+  return env;
+}
+
+async function startServer(site: string, dataDir: string): Promise<{ url: string; stop: () => void }> {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) fail(`no production build in ${distDir}/: run \`npm run build\` first (or set NEXT_DIST_DIR to the build's folder)`);
   const port = Number(process.env.EXPORT_PORT) || (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
-    env: { ...process.env, SITE_URL: site, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...pinnedEnv(), DATA_DIR: dataDir, SITE_URL: site, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "ignore", "pipe"],
     // Its own process group, so stopping it stops any worker it started.
     detached: true,
@@ -124,10 +154,14 @@ async function main() {
   }
   const started = Date.now();
   console.log(`Exporting the public view of main for ${site} into ${folder}`);
-  const server = await startServer(site);
+  const content = pinnedContent();
+  const { commit } = content;
+  console.log(`Reading main at ${commit}`);
   const written = new Map<string, Written>();
-  let commit = "";
+  let server: { url: string; stop: () => void } | null = null;
   try {
+    server = await startServer(site, content.dataDir);
+    const serverUrl = server.url;
     const queue: URL[] = [];
     // Each URL once, with the first answer that named it (for the error message).
     const seen = new Map<string, string>();
@@ -137,7 +171,7 @@ async function main() {
       seen.set(key, from);
       queue.push(u);
     };
-    const local = (p: string) => new URL(p, server.url);
+    const local = (p: string) => new URL(p, serverUrl);
     // The seeds: what the sitemap and llms.txt do not link but an agent or a crawler asks for by name.
     for (const p of ["/", "/agents/", "/llms.txt", "/llms-full.txt", "/sitemap.xml", "/robots.txt", "/feed.xml", "/agents/index.md", "/agents/index.json", "/agents/pages.txt", "/agents/phases.json", "/agents.md", "/index.md", "/search", "/search.md", "/icon.svg"]) {
       enqueue(local(p));
@@ -157,7 +191,8 @@ async function main() {
         fail(`GET ${where} answered ${res.status}${to}, linked from ${seen.get(where)}; every exported URL must answer 200`);
       }
       const type = res.headers.get("content-type") ?? "";
-      commit ||= res.headers.get("x-content-commit") ?? "";
+      const answered = res.headers.get("x-content-commit");
+      if (answered && answered !== commit) fail(`GET ${where} was built from commit ${answered}, not the pinned ${commit}`);
       let body = Buffer.from(await res.arrayBuffer());
       const file = fileFor(decodeURI(u.pathname), u.search, type);
       if (type.startsWith("text/html") || type.startsWith("text/css") || /^(text\/|application\/(json|schema\+json|xml|atom\+xml))/.test(type)) {
@@ -202,7 +237,8 @@ async function main() {
     fs.rmSync(staging, { recursive: true, force: true });
     throw e;
   } finally {
-    server.stop();
+    server?.stop();
+    content.remove();
   }
 
   const paths = [...written.keys()].sort();
