@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { SECTIONS } from "@/lib/notes/schema";
 import type { NoteFields } from "@/lib/validations/note";
+import { buttonClass } from "@/components/ui/button";
 import styles from "./studio.module.css";
 
 /**
@@ -105,7 +106,7 @@ export function ConflictView({ sides, onResolve, onCancel }: { sides: ConflictSi
         );
       })}
       <div className={styles.actions}>
-        <button type="button" className={styles.primary} onClick={() => onResolve(merged)}>
+        <button type="button" className={buttonClass("primary")} onClick={() => onResolve(merged)}>
           Continue with the merged version
         </button>
         <button type="button" onClick={onCancel}>

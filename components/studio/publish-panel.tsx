@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { checkPublish, type Actor } from "@/lib/rules/status-machine";
 import type { NoteView } from "@/lib/studio/note-view";
+import { buttonClass } from "@/components/ui/button";
 import styles from "./studio.module.css";
 
 /** Publish: enabled only when the saved draft may go onto main; otherwise every reason is listed. */
@@ -21,7 +22,7 @@ export function PublishPanel(props: { view: NoteView; actor: Actor; blockers: st
     <section className={styles.panel} aria-labelledby="publish-heading">
       <h2 id="publish-heading">Publish</h2>
       <p className={styles.hint}>Puts the saved draft onto the public site and the agent formats, as one commit that touches only this note.</p>
-      <button type="button" className={styles.primary} disabled={props.busy || unmet.length > 0} aria-describedby={unmet.length ? "unmet-publish" : undefined} onClick={props.onPublish}>
+      <button type="button" className={buttonClass("primary")} disabled={props.busy || unmet.length > 0} aria-describedby={unmet.length ? "unmet-publish" : undefined} onClick={props.onPublish}>
         Publish
       </button>
       {unmet.length ? (

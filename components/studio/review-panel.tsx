@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { SECTIONS } from "@/lib/notes/schema";
 import { useReview } from "@/lib/queries/use-review";
+import { ButtonLink } from "@/components/ui/button";
 import styles from "./studio.module.css";
 
 /**
@@ -39,9 +40,13 @@ export function ReviewPanel({ id, reviewer }: { id: string; reviewer: boolean })
         </ul>
       ) : null}
       <p>
-        <Link href={href} className={reviewer ? styles.primaryLink : undefined}>
-          Open the review page
-        </Link>
+        {reviewer ? (
+          <ButtonLink variant="primary" href={href}>
+            Open the review page
+          </ButtonLink>
+        ) : (
+          <Link href={href}>Open the review page</Link>
+        )}
         {reviewer ? null : <span className={styles.hint}> — the draft as readers will see it, with its diff and every thread</span>}
       </p>
     </section>

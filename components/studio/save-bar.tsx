@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import { saveSummary, type SaveState } from "@/lib/hooks/save-status";
 import { useClock } from "@/lib/hooks/use-clock";
+import { buttonClass } from "@/components/ui/button";
 import styles from "./studio.module.css";
 
 export type SaveMessage = { kind: "ok" | "error"; text: string; unmet?: string[] };
@@ -31,7 +32,7 @@ export function SaveBar(props: { state: SaveState; message: SaveMessage | null; 
   }, []);
   return (
     <div ref={ref} className={styles.saveBar}>
-      <button type="submit" className={styles.primary} disabled={props.disabled} aria-keyshortcuts="Control+S Meta+S">
+      <button type="submit" className={buttonClass("primary")} disabled={props.disabled} aria-keyshortcuts="Control+S Meta+S">
         {props.state.saving ? "Saving…" : props.label}
       </button>
       <span className={styles.saveState} data-testid="save-state">

@@ -2,6 +2,7 @@
 
 import { signIn } from "next-auth/react";
 import { useState } from "react";
+import { buttonClass } from "@/components/ui/button";
 import styles from "./studio.module.css";
 
 /** The studio's own sign-in form: an account and password (next-auth credentials), and any OAuth provider that is switched on. */
@@ -36,7 +37,7 @@ export function SignInForm({ callbackUrl, providers, error }: { callbackUrl: str
         <input id="sign-in-name" name="name" type="text" autoComplete="username" autoCapitalize="none" spellCheck={false} required />
         <label htmlFor="sign-in-password">Password</label>
         <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required />
-        <button type="submit" className={styles.primary} disabled={pending}>
+        <button type="submit" className={buttonClass("primary")} disabled={pending}>
           {pending ? "Signing in…" : "Sign in"}
         </button>
         <p role="alert" className={styles.error}>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { actionsFrom, checkTransition, type Actor } from "@/lib/rules/status-machine";
 import { STATUS_LABEL, type Status } from "@/lib/notes/schema";
 import type { NoteView } from "@/lib/studio/note-view";
+import { buttonClass } from "@/components/ui/button";
 import styles from "./studio.module.css";
 
 /**
@@ -123,7 +124,7 @@ function AskForm(props: {
       <label htmlFor={`ask-reason-${props.to}`}>{props.to === "retracted" ? "Reason (readers will see it)" : "Reason (optional)"}</label>
       <textarea id={`ask-reason-${props.to}`} rows={2} value={props.reason} onChange={(e) => props.setReason(e.target.value)} />
       <div className={styles.actions}>
-        <button type="button" className={styles.primary} disabled={props.busy || props.unmet.length > 0} onClick={props.onConfirm}>
+        <button type="button" className={buttonClass("primary")} disabled={props.busy || props.unmet.length > 0} onClick={props.onConfirm}>
           {props.label}
         </button>
         <button type="button" onClick={props.onClose}>

@@ -8,6 +8,7 @@ import { relativeTime } from "@/lib/hooks/save-status";
 import { useClock } from "@/lib/hooks/use-clock";
 import { useNotes } from "@/lib/queries/use-notes";
 import { StatusBadge } from "@/components/status-badge";
+import { ButtonLink } from "@/components/ui/button";
 import { shortDate } from "@/components/studio/short-date";
 import styles from "@/components/studio/studio.module.css";
 import { ReviewBadge } from "@/components/review/review-badge";
@@ -32,9 +33,9 @@ export default function StudioPageClient({ initial, actor }: { initial: NoteList
             You review drafts; authors write and publish them. <Link href="/studio/reviews">Your review inbox</Link>
           </p>
         ) : (
-          <Link className={styles.primaryLink} href="/studio/notes/new">
+          <ButtonLink variant="primary" href="/studio/notes/new">
             New note
-          </Link>
+          </ButtonLink>
         )}
         {isFetching ? <span className={styles.hint} aria-live="polite">Refreshing…</span> : null}
       </header>
