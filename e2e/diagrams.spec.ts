@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./support/axe";
 import { commitWithGit } from "./support/content-repo";
 
 /**
@@ -102,6 +103,15 @@ test.describe("with JavaScript off", () => {
     expect(light.text).not.toBe(dark.text);
     expect(light.shape).not.toBe(dark.shape);
   });
+});
+
+test("axe finds nothing serious on the note in either scheme, with a diagram's source open", async ({ page }) => {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`/notes/${ID}`);
+    await page.locator("details.diagram-details").first().locator("summary").click();
+    expect(await seriousViolations(page), scheme).toEqual([]);
+  }
 });
 
 test("with JavaScript on, nothing in the page runs the hostile labels", async ({ page }) => {
