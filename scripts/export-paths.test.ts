@@ -30,6 +30,8 @@ describe("which file holds a URL", () => {
     expect(exported("/", "?status=../../etc")).toBe(false);
     expect(exported("/notes/AFN-016", "")).toBe(true);
     expect(exported("/", "?status=hypothesis")).toBe(true);
+    expect(exported("/", "?page=2")).toBe(true);
+    expect(exported("/", "?status=hypothesis&view=table")).toBe(false);
     expect(exported("/_next/static/css/a.css", "")).toBe(true);
   });
 });

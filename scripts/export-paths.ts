@@ -8,10 +8,11 @@
 const SERVER_ONLY = [/^\/studio(\/|$)/, /^\/api\//, /^\/sign-in(\/|$)/, /^\/agents\/mcp$/, /^\/agents\/search\.json$/, /^\/agents\/twin(\/|$)/, /^\/_next\/(?!static\/)/];
 
 /**
- * The query parameters a static file can stand for: the home page's status filter and the compact
- * index's cursor. Any other query (a search's ?q=) needs the server.
+ * The queries a static file can stand for, one parameter alone: the home page's status filter and
+ * page number, and the compact index's cursor. Any other query (a search's ?q=, the records'
+ * combined filters, sort and table view) needs the server; nginx answers it with the plain page.
  */
-const FILE_QUERY = /^(status|cursor)=[A-Za-z0-9-]+$/;
+const FILE_QUERY = /^(status|page|cursor)=[A-Za-z0-9-]+$/;
 
 /**
  * Whether the export writes this URL at all: not the studio, its API, sign-in, or what only a server
