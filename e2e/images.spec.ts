@@ -1,0 +1,75 @@
+import { expect, test, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { AUTHOR, createNote, ensureAccounts, fillRequired, git, save, section, signIn } from "./support/studio";
+
+/**
+ * A figure from the author's clipboard to the reader's page: pasted into a section, described (alt
+ * text), saved with the note, published with it, and shown on the public page with JavaScript on
+ * and off. Until it is published, its address shows nothing to a visitor who is not signed in.
+ */
+
+test.describe.configure({ timeout: 120_000 });
+test.beforeAll(() => ensureAccounts());
+
+/** Pastes `bytes` as an image file into the textarea, as a browser does with a copied screenshot. */
+async function pasteImage(page: Page, textareaLabel: string, bytes: Buffer) {
+  await section(page, textareaLabel).click();
+  await section(page, textareaLabel).press("Control+End"); // the caret after the text, where the image goes
+  await section(page, textareaLabel).evaluate((textarea, b64) => {
+    const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([data], "screenshot.png", { type: "image/png" }));
+    textarea.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
+  }, bytes.toString("base64"));
+}
+
+test("an author pastes an image, describes it, publishes the note; readers see it with and without JavaScript", async ({ page, browser, request }) => {
+  await signIn(page, AUTHOR);
+  const id = await createNote(page);
+  await fillRequired(page, `Figure note ${id}`);
+  await section(page, "Invariant").fill("No masked key is ever loaded.");
+  await section(page, "Claim boundary").fill("Says nothing about other backends.");
+  await section(page, "Evidence").fill("The mask, as measured:");
+
+  const png = await sharp({ create: { width: 480, height: 270, channels: 3, background: "#2b6cb0" } }).png().toBuffer();
+  page.once("dialog", (dialog) => {
+    expect(dialog.message()).toMatch(/alt text/);
+    void dialog.accept("Block mask: the kernel skips the grey blocks");
+  });
+  await pasteImage(page, "Evidence", png);
+  await expect(section(page, "Evidence")).toHaveValue(new RegExp(`The mask, as measured:\\n\\n!\\[Block mask: the kernel skips the grey blocks\\]\\(assets/${id}/[0-9a-f]{40}\\.png\\)`));
+  const path = /\((assets\/[^)]+)\)/.exec(await section(page, "Evidence").inputValue())![1]!;
+  const url = `/${path}`;
+
+  // Uploaded, not saved: the author's preview can load it; a visitor gets nothing.
+  expect((await page.request.get(url)).status()).toBe(200);
+  expect((await request.get(url)).status()).toBe(404);
+
+  await save(page);
+  expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", `refs/heads/drafts/${id}`).split("\n").sort()).toEqual([path, `notes/${id}.md`].sort());
+  expect((await request.get(url)).status()).toBe(404); // a draft's image is the draft's: signed-in people only
+
+  await page.getByRole("button", { name: "Propose as hypothesis" }).click();
+  await expect(page.getByRole("heading", { name: "Status: hypothesis" })).toBeVisible();
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
+  const published = git("log", "-1", "--format=%H", "refs/heads/main", "--", `notes/${id}.md`);
+  expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", published).split("\n").sort()).toEqual([path, `notes/${id}.md`].sort());
+
+  const answer = await request.get(url);
+  expect([answer.status(), answer.headers()["content-type"], answer.headers()["cache-control"]]).toEqual([200, "image/png", "public, max-age=31536000, immutable"]);
+
+  for (const javaScriptEnabled of [true, false]) {
+    const context = await browser.newContext({ javaScriptEnabled });
+    const reader = await context.newPage();
+    await reader.goto(`/notes/${id}`);
+    const img = reader.getByRole("img", { name: "Block mask: the kernel skips the grey blocks" });
+    await expect(img).toHaveAttribute("src", url);
+    // The space is reserved before the image arrives.
+    await expect(img).toHaveAttribute("width", "480");
+    await expect(img).toHaveAttribute("height", "270");
+    await img.scrollIntoViewIfNeeded();
+    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { message: `JavaScript ${javaScriptEnabled ? "on" : "off"}` }).toBe(480);
+    await context.close();
+  }
+});
