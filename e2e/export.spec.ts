@@ -224,7 +224,7 @@ test("llms.txt parses, and every link in it and in the sitemap resolves on the s
   });
 });
 
-test("ETags revalidate, and search says it needs the server", async ({ request }) => {
+test("ETags revalidate, a CORS preflight is answered, gzip comes precompressed, and search says it needs the server", async ({ request }) => {
   for (const p of ["/", "/notes/AFN-016.md", "/agents/index.json", "/llms.txt"]) {
     const first = await get(request, p);
     const etag = first.headers()["etag"] ?? "";
@@ -233,6 +233,13 @@ test("ETags revalidate, and search says it needs the server", async ({ request }
     const again = await get(request, p, { "If-None-Match": etag });
     expect(again.status(), p).toBe(304);
   }
+  const preflight = await request.fetch(`${site.url}/agents/index.json`, {
+    method: "OPTIONS",
+    headers: { Origin: "https://agent.example", "Access-Control-Request-Method": "GET" },
+  });
+  expect(preflight.status()).toBe(204);
+  expect(preflight.headers()["access-control-allow-origin"]).toBe("*");
+  expect(preflight.headers()["access-control-allow-methods"]).toContain("GET");
   // Served from the export's own .gz file to a client that takes gzip.
   const full = await get(request, "/llms-full.txt", { "Accept-Encoding": "gzip" });
   expect(full.headers()["content-encoding"]).toBe("gzip");
