@@ -5,7 +5,7 @@ import rehypeStringify from "rehype-stringify";
 import { unified } from "unified";
 import { describe, expect, it } from "vitest";
 import { liveMarkup, tagsOf } from "@/lib/testing/xss";
-import { MAX_DIAGRAM_SOURCE, safeDiagramSvg } from "./diagram-svg";
+import { MAX_DIAGRAM_LINKS, MAX_DIAGRAM_SOURCE, safeDiagramSvg } from "./diagram-svg";
 import { drawDiagram } from "./diagrams";
 import { renderMarkdown } from "./markdown";
 
@@ -35,10 +35,13 @@ describe("mermaid blocks", () => {
     expect(html).not.toContain("<svg");
   });
 
-  it("an empty or an oversized block is refused with a reason, before drawing", () => {
+  it("an empty, an oversized or a too dense block is refused with a reason, before drawing", () => {
     expect(renderMarkdown("```mermaid\n```")).toContain("could not be drawn: the block is empty");
     const big = `flowchart LR\n${"  A --> B\n".repeat(MAX_DIAGRAM_SOURCE / 10 + 1)}`;
     expect(drawDiagram(big)).toEqual({ ok: false, error: "the source is longer than 10,000 characters" });
+    const edges = (n: number) => `flowchart LR\n${Array.from({ length: n }, (_, i) => `  n${i % 40} --> n${(i * 7 + 3) % 40}`).join("\n")}`;
+    expect(drawDiagram(edges(MAX_DIAGRAM_LINKS + 1))).toEqual({ ok: false, error: `it has ${MAX_DIAGRAM_LINKS + 1} links, more than the ${MAX_DIAGRAM_LINKS} a page draws` });
+    expect(drawDiagram(edges(30)).ok).toBe(true);
   });
 
   it("two diagrams on a page have their own marker ids, and every marker reference points into its own drawing", () => {
