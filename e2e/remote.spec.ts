@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -29,6 +29,11 @@ let b: Instance;
 let token: string;
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV }, stdio: ["ignore", "pipe", "pipe"] }).trim();
+/** git over the network: never synchronous, since the git server runs in this process. */
+const gitNet = (cwd: string, ...args: string[]) =>
+  new Promise<string>((resolve, reject) =>
+    execFile("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV }, timeout: 60_000 }, (e, out, err) => (e ? reject(new Error(`git ${args[0]}: ${err}`)) : resolve(out.trim()))),
+  );
 const remoteDir = () => path.join(root, "repos", "content.git");
 const remoteRef = (ref: string): string | null => {
   try {
@@ -61,14 +66,14 @@ const fields = (summary: string) => ({
 });
 
 /** A plain-git clone of the remote, changed and pushed the way an agent would. */
-function pushFromOutside(file: string, edit: (text: string) => string, message: string): string {
+async function pushFromOutside(file: string, edit: (text: string) => string, message: string): Promise<string> {
   const work = fs.mkdtempSync(path.join(root, "agent-"));
   const url = `${server.origin.replace("http://", `http://${GIT_USER}:${GIT_PASSWORD}@`)}/content.git`;
-  git(root, "clone", "-q", "--branch", "main", url, work);
+  await gitNet(root, "clone", "-q", "--branch", "main", url, work);
   const target = path.join(work, file);
   fs.writeFileSync(target, edit(fs.readFileSync(target, "utf8")));
   git(work, "commit", "-q", "-am", message);
-  git(work, "push", "-q", "origin", "main");
+  await gitNet(work, "push", "-q", "origin", "main");
   return git(work, "rev-parse", "HEAD");
 }
 
@@ -91,8 +96,8 @@ test.beforeAll(async () => {
   };
   // The account is written through instance A's data folder; B only ever learns it from the remote.
   const aEnv = { env: { ...shared, DATA_DIR: path.join(root, "a") } };
-  userCli(aEnv, ["add", AUTHOR.name, "--role", "author"], `${AUTHOR.password}\n`);
-  token = userCli(aEnv, ["token", AUTHOR.name, "--label", "remote e2e"]);
+  await userCli(aEnv, ["add", AUTHOR.name, "--role", "author"], `${AUTHOR.password}\n`);
+  token = await userCli(aEnv, ["token", AUTHOR.name, "--label", "remote e2e"]);
   [a, b] = await Promise.all([startInstance("instance-a", path.join(root, "a"), shared), startInstance("instance-b", path.join(root, "b"), shared)]);
 });
 
@@ -164,7 +169,7 @@ test("a plain-git push appears on both instances at once after a signed webhook"
   const marker = `Changed by a plain-git push ${Date.now()}.`;
   const before = await noteMarkdown(a, "AFN-021");
   expect(before).not.toContain(marker);
-  pushFromOutside("notes/AFN-021.md", (t) => t.replace(/^summary: .*$/m, `summary: ${marker}`), "Agent edits AFN-021's summary");
+  await pushFromOutside("notes/AFN-021.md", (t) => t.replace(/^summary: .*$/m, `summary: ${marker}`), "Agent edits AFN-021's summary");
   const body = JSON.stringify({ ref: "refs/heads/main", repository: { full_name: "field-notes/content" } });
   // The GitHub header on one, Gitea's on the other.
   const [ra, rb] = await Promise.all([webhook(a, body, { "x-hub-signature-256": `sha256=${sign(body)}` }), webhook(b, body, { "x-gitea-signature": sign(body) })]);
@@ -186,7 +191,7 @@ test("an unsigned or wrongly signed webhook is refused with 401", async () => {
 
 test("without a webhook, a plain-git push appears on both instances within the poll interval", async () => {
   const marker = `Polled change ${Date.now()}.`;
-  pushFromOutside("notes/AFN-020.md", (t) => t.replace(/^summary: .*$/m, `summary: ${marker}`), "Agent edits AFN-020's summary");
+  await pushFromOutside("notes/AFN-020.md", (t) => t.replace(/^summary: .*$/m, `summary: ${marker}`), "Agent edits AFN-020's summary");
   const pushed = Date.now();
   for (const instance of [a, b]) {
     // One interval, plus the fetch itself on a loaded machine.
@@ -229,10 +234,10 @@ test("remote down: reads keep working, writes answer 503 with nothing written; b
 
 test("a token revoked through one instance is refused by the other within the poll interval", async () => {
   const aEnv = { env: a.env };
-  const fresh = userCli(aEnv, ["token", AUTHOR.name, "--label", "to revoke"]);
+  const fresh = await userCli(aEnv, ["token", AUTHOR.name, "--label", "to revoke"]);
   await expect.poll(async () => (await api(b, "GET", "/api/studio/notes", undefined, fresh)).status, { timeout: POLL_SECONDS * 1000 * 4, intervals: [200] }).toBe(200);
   const id = /^fnt_([0-9a-f]{12})_/.exec(fresh)![1]!;
-  userCli(aEnv, ["revoke", id]);
+  await userCli(aEnv, ["revoke", id]);
   const revoked = Date.now();
   // The instance it was revoked through refuses it at once; the other after its next poll.
   expect((await api(a, "GET", "/api/studio/notes", undefined, fresh)).status).toBe(401);

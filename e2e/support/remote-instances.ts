@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -75,13 +75,18 @@ export async function startInstance(name: string, dataDir: string, env: Record<s
   return { name, url, dataDir, env: fullEnv, stop };
 }
 
-/** `npm run user -- …` with an instance's environment (its DATA_DIR and the accounts remote). */
-export function userCli(instance: { env: Record<string, string> }, args: string[], input?: string): string {
-  return execFileSync(path.resolve("node_modules/.bin/tsx"), ["scripts/user.ts", ...args], {
-    env: { ...process.env, ...instance.env },
-    input,
-    encoding: "utf8",
-    stdio: ["pipe", "pipe", "pipe"],
-    timeout: 60_000,
-  }).trim();
+/**
+ * `npm run user -- …` with an instance's environment (its DATA_DIR and the accounts remote). Never
+ * synchronous: the git server it talks to runs in this same process.
+ */
+export function userCli(instance: { env: Record<string, string> }, args: string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      path.resolve("node_modules/.bin/tsx"),
+      ["scripts/user.ts", ...args],
+      { env: { ...process.env, ...instance.env }, encoding: "utf8", timeout: 60_000 },
+      (error, stdout, stderr) => (error ? reject(new Error(`npm run user -- ${args[0]} failed: ${stderr || error.message}`)) : resolve(stdout.trim())),
+    );
+    child.stdin?.end(input ?? "");
+  });
 }
