@@ -150,6 +150,7 @@ test("100 concurrent saves over both instances: each 200 or 409, the remote hold
   expect(unexpected.map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 300)}`)).toEqual([]);
   const acknowledged = results.filter((r) => r.status === 200 && r.body.saved);
   expect(acknowledged.length).toBeGreaterThanOrEqual(notes.length);
+  test.info().annotations.push({ type: "saves", description: `${acknowledged.length} saved (200), ${results.filter((r) => r.status === 409).length} stale (409)` });
 
   // The remote's history of the drafts holds exactly the acknowledged saves: each one, and nothing else.
   const onRemote = new Map<string, string>();
