@@ -5,7 +5,7 @@ import rehypeStringify from "rehype-stringify";
 import { unified } from "unified";
 import { describe, expect, it } from "vitest";
 import { liveMarkup, tagsOf } from "@/lib/testing/xss";
-import { MAX_DIAGRAM_LINKS, MAX_DIAGRAM_SOURCE, safeDiagramSvg } from "./diagram-svg";
+import { MAX_DIAGRAM_LINKS, MAX_DIAGRAM_SOURCE, MAX_DIAGRAM_STATEMENTS, safeDiagramSvg } from "./diagram-svg";
 import { drawDiagram } from "./diagrams";
 import { renderMarkdown } from "./markdown";
 
@@ -42,6 +42,8 @@ describe("mermaid blocks", () => {
     const edges = (n: number) => `flowchart LR\n${Array.from({ length: n }, (_, i) => `  n${i % 40} --> n${(i * 7 + 3) % 40}`).join("\n")}`;
     expect(drawDiagram(edges(MAX_DIAGRAM_LINKS + 1))).toEqual({ ok: false, error: `it has ${MAX_DIAGRAM_LINKS + 1} links, more than the ${MAX_DIAGRAM_LINKS} a page draws` });
     expect(drawDiagram(edges(30)).ok).toBe(true);
+    const lone = `flowchart LR\n${Array.from({ length: MAX_DIAGRAM_STATEMENTS + 1 }, (_, i) => `  n${i}`).join("\n")}`;
+    expect(drawDiagram(lone)).toEqual({ ok: false, error: `it has ${MAX_DIAGRAM_STATEMENTS + 2} statements, more than the ${MAX_DIAGRAM_STATEMENTS} a page draws` });
   });
 
   it("two diagrams on a page have their own marker ids, and every marker reference points into its own drawing", () => {
