@@ -9,6 +9,8 @@ import { AUTHOR, ensureAccounts, git, newToken, REVIEWER, signIn } from "./suppo
  */
 
 test.beforeAll(() => ensureAccounts());
+// Each test signs in and writes a few commits: 15-35 s alone, near a minute on the shared 2-core machine.
+test.describe.configure({ timeout: 120_000 });
 
 async function api(token: string): Promise<APIRequestContext> {
   return playwrightRequest.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
