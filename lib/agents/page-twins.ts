@@ -1,8 +1,9 @@
 import type { PhasesView } from "@/lib/content/phases";
 import type { PublishedRevision, PublishedView } from "@/lib/content/published";
 import type { FieldDiff } from "@/lib/diff/sections";
-import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note, type Status } from "@/lib/notes/schema";
+import { BOUNDARY_LABEL, PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note, type Status } from "@/lib/notes/schema";
 import { homeListing, type StatusCount } from "@/lib/public/listing";
+import { highlightRanges } from "@/lib/public/highlight";
 import { comparePhases } from "@/lib/public/records";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
 import { phaseUrl } from "@/lib/render/urls";
@@ -228,7 +229,10 @@ export function searchTwin(view: PublishedView, urls: AgentUrls, q: string, hits
     const above = h.field === "title" || h.field === "id";
     const passage = above ? oneLine(note.summary) : `Matched in ${fieldLabel[h.field] ?? h.field}: ${oneLine(h.passage)}`;
     // As the result card shows it: ID, status label, title, passage (the exact status in brackets).
-    return [`- **${note.id}** ${STATUS_LABEL[note.status]} (${note.status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${passage}`];
+    // The tags the search matched, named as the result card names them ("Tag: sparse attention").
+    const tags = note.tags.filter((t) => highlightRanges(t, h.terms).length > 0);
+    const tagLine = tags.length ? `\n  ${tags.length === 1 ? "Tag" : "Tags"}: ${tags.map(escapeText).join(" · ")}` : "";
+    return [`- **${note.id}** ${STATUS_LABEL[note.status]} (${note.status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${passage}${tagLine}`];
   });
   return page(urls, [
     "# Search",
@@ -284,7 +288,8 @@ export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry
     "",
     "Three labels limit what a note may be used for. Every format carries them as flags (flags.hypothesis, flags.structural_only, flags.pinned_not_supported in JSON; a Flags: line in text and capsules) with the meaning below.",
     "",
-    ...LIMIT_LEGEND.map((l) => `- **${l.flag}**: ${l.meaning}`),
+    // As the guide's page shows each limit: its badge's label, then the flag as the data writes it.
+    ...LIMIT_LEGEND.map((l) => `- **${l.flag === "hypothesis" ? STATUS_LABEL.hypothesis : BOUNDARY_LABEL[l.flag]}** \`${l.flag}\`: ${l.meaning}`),
     "",
     "What each published status means:",
     "",
