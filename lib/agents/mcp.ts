@@ -132,7 +132,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
           ? JSON.stringify(noteJson(note, view, urls), null, 2)
           : format === "text"
             ? noteText(note, view, urls)
-            : noteMarkdown(note, view, urls);
+            : noteMarkdown(note, view);
       const result = {
         commit: view.commit,
         id,
@@ -181,7 +181,7 @@ function registerNoteResources(server: McpServer, view: PublishedView, urls: Age
       const f = String(format) as keyof typeof noteFormats;
       if (!note) throw new Error(`No published note ${String(id)}; resources/list and list_notes name the published ones.`);
       if (!(f in noteFormats)) throw new Error(`"${String(format)}" is not a note format; use md, txt or json.`);
-      const text = f === "json" ? JSON.stringify(noteJson(note, view, urls), null, 2) : f === "txt" ? noteText(note, view, urls) : noteMarkdown(note, view, urls);
+      const text = f === "json" ? JSON.stringify(noteJson(note, view, urls), null, 2) : f === "txt" ? noteText(note, view, urls) : noteMarkdown(note, view);
       return { contents: [{ uri: uri.href, mimeType: noteFormats[f], text }] };
     },
   );

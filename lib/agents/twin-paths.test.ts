@@ -58,7 +58,13 @@ describe("the twins' content", () => {
   it("the guide's twin names the MCP additions and every hard limit", () => {
     const guide = guideTwin(view, urls, { entry: 60, capsule: 350 }, ["search_notes", "list_notes", "get_capsule", "get_note"]);
     expect(guide).toContain("# Retrieval for agents and their operators");
-    for (const flag of ["hypothesis", "structural-only", "pinned-not-supported"]) expect(guide).toContain(`- **${flag}**: `);
+    // Each limit as the guide's page shows it: the badge's label, then the flag as the data writes it.
+    for (const [label, flag] of [
+      ["hypothesis", "hypothesis"],
+      ["structural-only", "structural-only"],
+      ["pinned, not supported", "pinned-not-supported"],
+    ])
+      expect(guide).toContain(`- **${label}** \`${flag}\`: `);
     expect(guide).toContain("retrieval_protocol");
   });
 });
