@@ -93,7 +93,10 @@ describe("the credential scan does not slow the server down over time (issue 14,
     for (const [what, times] of [["studio reads", reads], ["policy scans", scans]] as const) {
       const first = median(times.slice(0, WINDOW));
       const last = median(times.slice(-WINDOW));
-      expect(last / first, `${what}: median of the last ${WINDOW} against the first ${WINDOW}`).toBeLessThanOrEqual(1.5);
+      // The bug grew each read 25-35× by the 100th; a shared 2-core machine moves a median by up to
+      // ~1.7× on its own (seen in CI beside the other suites), so 3× fails the bug and not the noise.
+      // The mark count below is the exact check.
+      expect(last / first, `${what}: median of the last ${WINDOW} against the first ${WINDOW}`).toBeLessThanOrEqual(3);
     }
     // Nothing is kept per lint: the timeline (and with it every profiler copy's list) stays empty.
     expect(coreMarks()).toBe(0);
