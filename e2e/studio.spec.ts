@@ -14,11 +14,16 @@ test.beforeAll(() => ensureAccounts());
 
 test("an author writes a note, meets field errors and a policy finding, fixes them and saves as themself", async ({ page }) => {
   await signIn(page, AUTHOR);
-  // "New note" opens an empty form and writes nothing: no draft branch, no id taken.
-  const draftsBefore = git("for-each-ref", "--format=%(refname)", "refs/heads/drafts/");
+  // "New note" opens an empty form and writes nothing: no draft branch, no id taken. This page's own
+  // writes are watched (other tests create drafts in parallel, so the repository's refs cannot say).
+  const writes: { call: string; status: number }[] = [];
+  page.on("response", (r) => {
+    const req = r.request();
+    if (req.method() !== "GET" && new URL(r.url()).pathname.startsWith("/api/studio/")) writes.push({ call: `${req.method()} ${new URL(r.url()).pathname}`, status: r.status() });
+  });
   await openNewNote(page);
   await expect(saveState(page)).toHaveText("Not saved yet · the note gets its id on the first save");
-  expect(git("for-each-ref", "--format=%(refname)", "refs/heads/drafts/")).toBe(draftsBefore);
+  expect(writes).toEqual([]);
 
   // An empty note: the schema's messages appear at the fields, and nothing is sent.
   await page.getByRole("button", { name: "Save draft" }).click();
@@ -39,7 +44,8 @@ test("an author writes a note, meets field errors and a policy finding, fixes th
   await expect(evidenceErrors).toContainText("line 2");
   await expect(evidenceErrors).toContainText("local file path");
   await expect(evidenceErrors).toContainText("/home/someone/x/trace.json");
-  expect(git("for-each-ref", "--format=%(refname)", "refs/heads/drafts/")).toBe(draftsBefore);
+  // Every write this page sent was refused, so no id was claimed and nothing was committed.
+  expect(writes.filter((w) => w.status < 400)).toEqual([]);
   await expect(page).toHaveURL(/\/studio\/notes\/new$/);
 
   await section(page, "Evidence").fill("- a trace of the kernel\n- the pinned trace.json of the benchmark");
