@@ -6,7 +6,7 @@ import { revision } from "./history";
 import { EMPTY_TREE } from "./objects";
 import { cleanMessage, sanitizePerson } from "./person";
 import { checkRefName, OID, readRef } from "./refs";
-import { queued, swapRef } from "./ref-update";
+import { queued, setLocal, swapRef } from "./ref-update";
 import { afterRejection, RemoteUnavailableError } from "./remote";
 import type { Repo } from "./repo";
 import { RefConflictError, type CommitRequest, type Oid, type Person, type RemoteLink, type Revision } from "./types";
@@ -108,20 +108,6 @@ async function changedPaths(repo: Repo, from: Oid, to: Oid, paths: string[]): Pr
     if ((x?.oid ?? null) !== (y?.oid ?? null)) out.push(p);
   }
   return out;
-}
-
-/** After the remote took the commit: the local mirror follows, whatever a sync set meanwhile. */
-export async function setLocal(gitdir: string, ref: string, value: Oid | null): Promise<void> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const current = await readRef(gitdir, ref);
-    if (current === value) return;
-    try {
-      await swapRef(gitdir, ref, current, value);
-      return;
-    } catch (e) {
-      if (!(e instanceof RefConflictError)) throw e;
-    }
-  }
 }
 
 export function checkOid(oid: Oid | null, what: string): Oid | null {

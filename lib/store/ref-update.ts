@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { RefLockedError, StoreRequestError } from "./errors";
 import { createLock, removeIfStale, writeScratch, type Log } from "./ref-lock";
-import { readPackedRefs, readRefValue } from "./refs";
+import { readPackedRefs, readRef, readRefValue } from "./refs";
 import { RefConflictError, type Oid } from "./types";
 
 /**
@@ -150,5 +150,19 @@ async function removePacked(gitdir: string, ref: string): Promise<void> {
   } finally {
     if (scratch !== null) await fs.rm(scratch, { force: true });
     await lock.release();
+  }
+}
+
+/** After the remote took the commit: the local mirror follows, whatever a sync set meanwhile. */
+export async function setLocal(gitdir: string, ref: string, value: Oid | null): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const current = await readRef(gitdir, ref);
+    if (current === value) return;
+    try {
+      await swapRef(gitdir, ref, current, value);
+      return;
+    } catch (e) {
+      if (!(e instanceof RefConflictError)) throw e;
+    }
   }
 }

@@ -4,7 +4,7 @@ import type { HttpClient } from "isomorphic-git";
 import { randomBytes } from "node:crypto";
 import { StoreError } from "./errors";
 import { gitFs } from "./git-fs";
-import { swapRef } from "./ref-update";
+import { setLocal, swapRef } from "./ref-update";
 import { listRefNames, readRef } from "./refs";
 import type { Repo } from "./repo";
 import { RefConflictError, type Oid, type PushOutcome, type RemoteLink, type SyncResult } from "./types";
@@ -192,20 +192,6 @@ export function createRemoteLink(repo: Repo, options: RemoteOptions): RemoteLink
     }
   }
 
-  /** Set the local ref to `value` whatever it holds now (the remote said so). */
-  async function mirror(ref: string, value: Oid | null): Promise<void> {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const current = await readRef(gitdir, ref);
-      if (current === value) return;
-      try {
-        await swapRef(gitdir, ref, current, value);
-        return;
-      } catch (e) {
-        if (!(e instanceof RefConflictError)) throw e;
-      }
-    }
-  }
-
   async function syncOnce(): Promise<SyncResult> {
     let refs: Map<string, Oid>;
     try {
@@ -226,9 +212,9 @@ export function createRemoteLink(repo: Repo, options: RemoteOptions): RemoteLink
       for (const [ref, oid] of now) {
         // A ref that moved to a commit we have not fetched yet keeps the fetched value; the next sync takes it.
         const value = (await have(oid)) ? oid : refs.get(ref);
-        if (value && (await have(value))) await mirror(ref, value);
+        if (value && (await have(value))) await setLocal(gitdir, ref, value);
       }
-      for (const ref of local) if (!now.has(ref)) await mirror(ref, null);
+      for (const ref of local) if (!now.has(ref)) await setLocal(gitdir, ref, null);
       lastError = null;
       lastSync = { at: Date.now(), refs: now };
       return lastSync;

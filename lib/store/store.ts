@@ -1,5 +1,6 @@
 import path from "node:path";
-import { checkOid, commitChanges, setLocal } from "./commit";
+import { checkOid, commitChanges } from "./commit";
+import { setLocal } from "./ref-update";
 import { StoreRequestError, UnknownRevisionError } from "./errors";
 import { Histories } from "./history";
 import { filesIn, firstParentLog, foldersIn } from "./log";
