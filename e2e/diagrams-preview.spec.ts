@@ -4,11 +4,25 @@ import { AUTHOR, createNote, ensureAccounts, signIn } from "./support/studio";
 /**
  * The studio's preview draws a Mermaid block as the published page will (same renderer, same
  * checks, loaded as its own chunk), and shows a block that does not parse as its source and reason.
+ *
+ * The renderer's chunk is held back until the preview has shown the block as pending: the
+ * diagram must then appear by itself, without another keystroke (CI once caught the preview
+ * rendering before the chunk arrived and never again).
  */
 
 test.beforeAll(() => ensureAccounts());
 
-test("the editor's preview draws a diagram and explains a broken one", async ({ page }) => {
+test("the editor's preview draws a diagram and explains a broken one, even when the renderer arrives late", async ({ page }) => {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/_next/static/chunks/**/*.js", async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    // The renderer's chunk is the one that holds its parse error message.
+    if (body.includes("Invalid mermaid header")) await released;
+    await route.fulfill({ response, body });
+  });
+
   await signIn(page, AUTHOR);
   await createNote(page);
   const field = page.locator("#section-evidence");
@@ -16,7 +30,12 @@ test("the editor's preview draws a diagram and explains a broken one", async ({ 
   const group = page.getByRole("group", { name: "Evidence: write or preview" });
   await group.getByRole("button", { name: "Preview" }).click();
   const preview = group.locator("xpath=..").locator(".wmde-markdown");
+  await expect(preview.locator("figure.diagram-pending")).toHaveCount(2);
+  await expect(preview).toHaveAttribute("aria-busy", "true");
+
+  release();
   await expect(preview.locator("figure.diagram > svg")).toHaveCount(1);
+  await expect(preview).toHaveAttribute("aria-busy", "false");
   expect(await preview.locator("figure.diagram > svg text").allTextContents()).toEqual(expect.arrayContaining(["Draft", "Review"]));
   await expect(preview.locator("figure.diagram-error").getByRole("note")).toContainText("This diagram could not be drawn: Invalid mermaid header");
   await expect(preview.locator("figure.diagram-error pre code")).toHaveText("not a diagram");

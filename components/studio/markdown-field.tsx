@@ -1,8 +1,8 @@
 "use client";
 
-import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import MDEditor, { commands, type ICommand, type MDEditorProps, type TextAreaTextApi } from "@uiw/react-md-editor/nohighlight";
-import { previewOptions } from "@/lib/render/preview";
+import { loadPreviewDiagrams, previewOptions } from "@/lib/render/preview";
 import { NoteLinkDialog, type NoteChoice } from "./note-link-dialog";
 import { useImageUpload } from "./use-image-upload";
 import styles from "./studio.module.css";
@@ -35,8 +35,22 @@ export default function MarkdownField(props: {
   const [mode, setMode] = useState<"write" | "preview">("write");
   // The toolbar's handle on the textarea while the note-link dialog is open (null: closed).
   const [picking, setPicking] = useState<{ api: TextAreaTextApi } | null>(null);
+  // The diagram renderer is its own chunk. Until it arrives a Mermaid block shows as pending; when
+  // it does, new options make the preview render again, so a diagram previewed before the chunk
+  // loaded is drawn without waiting for the next keystroke.
+  const [diagramsReady, setDiagramsReady] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void loadPreviewDiagrams().then(() => live && setDiagramsReady(true));
+    return () => {
+      live = false;
+    };
+  }, []);
   // The public pages' sanitising rules, so the preview shows what publishing will show.
-  const preview = useMemo(() => ({ ...previewOptions(props.id), className: "prose" }), [props.id]);
+  const preview = useMemo(
+    () => ({ ...previewOptions(props.id), className: "prose", wrapperElement: { "aria-busy": !diagramsReady } }),
+    [props.id, diagramsReady],
+  );
   // Paste, drop or pick an image: uploaded, asked for alt text, inserted as ![alt](assets/…).
   const images = useImageUpload({ value: props.value, onChange: props.onChange, readOnly: props.readOnly });
   const pickImage = images.pick;
