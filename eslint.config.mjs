@@ -14,12 +14,22 @@ const config = [
     // The rules are pure: the browser, the server, the CLI and the agent endpoints import them alike.
     files: ["lib/rules/**", "lib/notes/**", "lib/phases/**", "lib/validations/**"],
     ignores: ["**/*.test.ts"],
-    rules: { "@typescript-eslint/no-restricted-imports": forbid([...io, ...server], "lib/rules, lib/notes, lib/phases and lib/validations are pure: no I/O, no store, no domain services.") },
+    rules: {
+      "@typescript-eslint/no-restricted-imports": forbid(
+        [...io, ...server],
+        "lib/rules, lib/notes, lib/phases and lib/validations are pure: no I/O, no store, no domain services.",
+      ),
+    },
   },
   {
     // The browser never reaches the repository.
     files: ["components/**", "lib/queries/**", "lib/hooks/**"],
-    rules: { "@typescript-eslint/no-restricted-imports": forbid([...io, ...server], "Browser code talks to the server over the API, never to the store or the domain services.") },
+    rules: {
+      "@typescript-eslint/no-restricted-imports": forbid(
+        [...io, ...server],
+        "Browser code talks to the server over the API, never to the store or the domain services.",
+      ),
+    },
   },
   {
     // The store is the bottom floor: it knows git, not the studio, reviews, pages or agents.
@@ -27,7 +37,17 @@ const config = [
     ignores: ["**/*.test.ts", "**/*.script.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": forbid(
-        ["@/lib/content/*", "@/lib/studio/*", "@/lib/review/*", "@/lib/working-copy/*", "@/lib/agents/*", "@/lib/public/*", "@/lib/rules/*", "@/lib/search/*", "@/app/*"],
+        [
+          "@/lib/content/*",
+          "@/lib/studio/*",
+          "@/lib/review/*",
+          "@/lib/working-copy/*",
+          "@/lib/agents/*",
+          "@/lib/public/*",
+          "@/lib/rules/*",
+          "@/lib/search/*",
+          "@/app/*",
+        ],
         "lib/store is the bottom layer: nothing above it may be imported here.",
       ),
     },

@@ -66,14 +66,17 @@ const PARAM_VALUES: Record<string, string> = { id: "AFN-016", thread: "012345678
 
 function urlAndParams(file: string): { pathname: string; params: Record<string, string> } {
   const params: Record<string, string> = {};
-  const segments = file.replace(/\/route\.ts$/, "").split("/").map((s) => {
-    const name = /^\[(\w+)\]$/.exec(s)?.[1];
-    if (!name) return s;
-    const value = PARAM_VALUES[name];
-    if (!value) throw new Error(`${file}: no test value for the parameter [${name}]; add one to PARAM_VALUES`);
-    params[name] = value;
-    return value;
-  });
+  const segments = file
+    .replace(/\/route\.ts$/, "")
+    .split("/")
+    .map((s) => {
+      const name = /^\[(\w+)\]$/.exec(s)?.[1];
+      if (!name) return s;
+      const value = PARAM_VALUES[name];
+      if (!value) throw new Error(`${file}: no test value for the parameter [${name}]; add one to PARAM_VALUES`);
+      params[name] = value;
+      return value;
+    });
   return { pathname: `/${segments.join("/")}`, params };
 }
 

@@ -42,38 +42,38 @@ async function get(pathname: string, headers: Record<string, string>) {
 }
 
 describe.each(["/feed.xml", "/llms.txt", "/llms-full.txt", "/agents/index.md"])("%s with SITE_URL unset", (pathname) => {
-    it("links to the host it was reached as, with https behind X-Forwarded-Proto", async () => {
-      const plain = await get(pathname, NORMAL);
-      expect(plain.status).toBe(200);
-      expect(plain.body).toContain("http://notes.example.org/");
-      expect(plain.body).not.toMatch(/localhost|127\.0\.0\.1/);
-      const secure = await get(pathname, { ...NORMAL, "x-forwarded-proto": "https" });
-      expect(secure.body).toContain("https://notes.example.org/");
-      expect(secure.body).not.toContain("http://notes.example.org/");
-      expect(secure.etag).not.toBe(plain.etag);
-    });
+  it("links to the host it was reached as, with https behind X-Forwarded-Proto", async () => {
+    const plain = await get(pathname, NORMAL);
+    expect(plain.status).toBe(200);
+    expect(plain.body).toContain("http://notes.example.org/");
+    expect(plain.body).not.toMatch(/localhost|127\.0\.0\.1/);
+    const secure = await get(pathname, { ...NORMAL, "x-forwarded-proto": "https" });
+    expect(secure.body).toContain("https://notes.example.org/");
+    expect(secure.body).not.toContain("http://notes.example.org/");
+    expect(secure.etag).not.toBe(plain.etag);
+  });
 
-    it.each(FORGERIES)("after %s, the next normal request carries no trace of it", async (_label, forged) => {
-      const before = await get(pathname, NORMAL);
-      const forgedAnswer = await get(pathname, forged);
-      // The forger is answered with its own host: that is the case the caches must keep apart.
-      expect(forgedAnswer.body).toContain("http://evil.example/");
-      expect(forgedAnswer.etag).not.toBe(before.etag);
-      expect(forgedAnswer.vary).toMatch(/X-Forwarded-Host/);
+  it.each(FORGERIES)("after %s, the next normal request carries no trace of it", async (_label, forged) => {
+    const before = await get(pathname, NORMAL);
+    const forgedAnswer = await get(pathname, forged);
+    // The forger is answered with its own host: that is the case the caches must keep apart.
+    expect(forgedAnswer.body).toContain("http://evil.example/");
+    expect(forgedAnswer.etag).not.toBe(before.etag);
+    expect(forgedAnswer.vary).toMatch(/X-Forwarded-Host/);
 
-      const after = await get(pathname, NORMAL);
-      expect(after.status).toBe(200);
-      expect(after.body).not.toContain("evil.example");
-      expect(after.body).toBe(before.body);
-      expect(after.etag).toBe(before.etag);
-      expect(after.etag).not.toContain("evil");
+    const after = await get(pathname, NORMAL);
+    expect(after.status).toBe(200);
+    expect(after.body).not.toContain("evil.example");
+    expect(after.body).toBe(before.body);
+    expect(after.etag).toBe(before.etag);
+    expect(after.etag).not.toContain("evil");
 
-      // A cache holding the forged answer revalidates it with its tag: the normal host must get the
-      // full normal answer, never "304 unchanged" (which would let the cache serve the forgery).
-      const revalidated = await get(pathname, { ...NORMAL, "if-none-match": forgedAnswer.etag! });
-      expect(revalidated.status).toBe(200);
-      expect(revalidated.body).toBe(before.body);
-      // Its own tag still gets 304.
-      expect((await get(pathname, { ...NORMAL, "if-none-match": before.etag! })).status).toBe(304);
-    });
+    // A cache holding the forged answer revalidates it with its tag: the normal host must get the
+    // full normal answer, never "304 unchanged" (which would let the cache serve the forgery).
+    const revalidated = await get(pathname, { ...NORMAL, "if-none-match": forgedAnswer.etag! });
+    expect(revalidated.status).toBe(200);
+    expect(revalidated.body).toBe(before.body);
+    // Its own tag still gets 304.
+    expect((await get(pathname, { ...NORMAL, "if-none-match": before.etag! })).status).toBe(304);
+  });
 });

@@ -11,7 +11,10 @@ export const dynamic = "force-dynamic";
 export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
   const [view, origin] = await Promise.all([getPublishedView(), siteOrigin()]);
   const changes = await lastChanges(view);
-  const newest = [...changes.values()].map((c) => c.date).sort().at(-1);
+  const newest = [...changes.values()]
+    .map((c) => c.date)
+    .sort()
+    .at(-1);
   const at = (iso: string | undefined) => (iso ? new Date(iso) : undefined);
   const tags = new Map(view.notes.flatMap((n) => n.tags.map((t) => [tagUrl(t), t] as const)));
   const phases = new Set(view.notes.map((n) => phaseUrl(n.phase)));

@@ -20,7 +20,11 @@ export function NoteHead({ note, linkable, children }: { note: Note; linkable: R
         {note.boundaries.map((b) => (
           <BoundaryBadge key={b} boundary={b} />
         ))}
-        {note.core ? <span className="core-label">Core decision {note.core.rank}: {note.core.label}</span> : null}
+        {note.core ? (
+          <span className="core-label">
+            Core decision {note.core.rank}: {note.core.label}
+          </span>
+        ) : null}
       </p>
       <h1 id="note-title">{note.title}</h1>
       <p className="lede">

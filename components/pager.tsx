@@ -6,7 +6,11 @@ export function Pager({ paged, href, label }: { paged: Paged<unknown>; href: (pa
   if (paged.pages <= 1 && !paged.problem) return null;
   return (
     <nav className="pager" aria-label={label}>
-      {paged.problem ? <p className="empty" role="status">{paged.problem}</p> : null}
+      {paged.problem ? (
+        <p className="empty" role="status">
+          {paged.problem}
+        </p>
+      ) : null}
       <p>
         Page {paged.page} of {paged.pages} ({paged.total} in all){" "}
         {paged.page > 1 ? (

@@ -86,7 +86,10 @@ function RecordsTable({ query, notes, updated, label }: { query: RecordQuery; no
               const next = sorted && query.dir === "asc" ? "descending" : "ascending";
               return (
                 <th key={c.key} scope="col" aria-sort={sorted ? (query.dir === "asc" ? "ascending" : "descending") : undefined} className={`col-${c.key}`}>
-                  <Link href={`${sortHref(query, c.key)}#records`} aria-label={`${c.label}: sort ${sorted ? next : c.key === "updated" ? "newest first" : "ascending"}`}>
+                  <Link
+                    href={`${sortHref(query, c.key)}#records`}
+                    aria-label={`${c.label}: sort ${sorted ? next : c.key === "updated" ? "newest first" : "ascending"}`}
+                  >
                     {c.label}
                     <span className="sort-mark" aria-hidden="true">
                       {sorted ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
@@ -139,7 +142,11 @@ function StatusLinks({ query, all }: { query: RecordQuery; all: readonly Note[] 
         </li>
         {counts.map(([s, n]) => (
           <li key={s}>
-            <Link href={`${recordsHref(query, { status: s })}#records`} aria-current={query.status === s ? "page" : undefined} className={`filter filter--${s}`}>
+            <Link
+              href={`${recordsHref(query, { status: s })}#records`}
+              aria-current={query.status === s ? "page" : undefined}
+              className={`filter filter--${s}`}
+            >
               <StatusIcon status={s} />
               {STATUS_LABEL[s]} <span className="count">{n}</span>
             </Link>

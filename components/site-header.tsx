@@ -8,7 +8,19 @@ import type { ReactNode } from "react";
  */
 export type HeaderLink = { href: string; label: string; current?: boolean; prefetch?: boolean };
 
-export function SiteHeader({ links, label, section, id, children }: { links: readonly HeaderLink[]; label: string; section?: string; id?: string; children?: ReactNode }) {
+export function SiteHeader({
+  links,
+  label,
+  section,
+  id,
+  children,
+}: {
+  links: readonly HeaderLink[];
+  label: string;
+  section?: string;
+  id?: string;
+  children?: ReactNode;
+}) {
   return (
     <header className="site-header" id={id} tabIndex={id ? -1 : undefined}>
       <div className="site-header__inner">

@@ -32,14 +32,10 @@ export function StatusNotice({ note, successor }: { note: Note; successor?: { id
         ))}
       </dl>
       {note.boundaries.length === 0 ? (
-        <p className="notice__plain">
-          No structural-only or pinned-not-supported boundary applies; the claim boundary below still limits what it claims.
-        </p>
+        <p className="notice__plain">No structural-only or pinned-not-supported boundary applies; the claim boundary below still limits what it claims.</p>
       ) : null}
       {note.superseded_by ? (
-        <p>
-          Superseded by {successor ? <Link href={noteUrl(successor.id)}>{`${successor.id}: ${successor.title}`}</Link> : note.superseded_by}.
-        </p>
+        <p>Superseded by {successor ? <Link href={noteUrl(successor.id)}>{`${successor.id}: ${successor.title}`}</Link> : note.superseded_by}.</p>
       ) : null}
       {note.retraction_reason ? <p>Why it was retracted: {note.retraction_reason}</p> : null}
     </aside>

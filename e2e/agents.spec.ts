@@ -127,7 +127,9 @@ test.describe("every published note", () => {
     expect(capsule.boundaries[0].meaning).toMatch(/proves structure only/);
     expect(await (await request.get("/agents/capsules/AFN-013.md")).text()).toMatch(/Boundary: pinned-not-supported\. Hard limit/);
     expect(await (await request.get("/notes/AFN-021.txt")).text()).toMatch(/^Status: hypothesis\. Proposed, not verified/m);
-    expect(await (await request.get("/notes/AFN-002.md")).text()).toMatch(/^limits:\n {2}- flag: structural-only\n {4}meaning: "?Hard limit: proves structure only/m);
+    expect(await (await request.get("/notes/AFN-002.md")).text()).toMatch(
+      /^limits:\n {2}- flag: structural-only\n {4}meaning: "?Hard limit: proves structure only/m,
+    );
   });
 
   test("an unknown note or format is a clear 404", async ({ request }) => {

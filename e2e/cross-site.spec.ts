@@ -17,11 +17,21 @@ test.beforeAll(() => ensureAccounts());
 
 /** A new note's fields that the server accepts (so a refusal is the guard's, not the schema's), titled `title`. */
 const noteBody = (title: string) =>
-  JSON.stringify({ note: { title, summary: `What ${title} decides.`, phase: "6 architecture", tags: ["e2e"], sections: { decision: `Decide ${title}.`, invariant: "", rejectedShortcut: "", evidence: "", claimBoundary: "", notes: "" } } });
+  JSON.stringify({
+    note: {
+      title,
+      summary: `What ${title} decides.`,
+      phase: "6 architecture",
+      tags: ["e2e"],
+      sections: { decision: `Decide ${title}.`, invariant: "", rejectedShortcut: "", evidence: "", claimBoundary: "", notes: "" },
+    },
+  });
 
 /** Whether any branch of the content repository holds `marker` (a forged write would). */
 function written(marker: string): boolean {
-  const refs = execFileSync("git", ["--git-dir", contentRepoPath(), "for-each-ref", "--format=%(refname)", "refs/heads"], { encoding: "utf8" }).split("\n").filter(Boolean);
+  const refs = execFileSync("git", ["--git-dir", contentRepoPath(), "for-each-ref", "--format=%(refname)", "refs/heads"], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
   try {
     execFileSync("git", ["--git-dir", contentRepoPath(), "grep", "-q", "-F", marker, ...refs], { stdio: "ignore" });
     return true;
@@ -58,7 +68,11 @@ test("a page on another port of the same host cannot create a draft as the signe
   await context.close();
 });
 
-test("curl with the session cookie and a foreign Origin gets 403, a text/plain body 415; the site's own origin and token clients still write", async ({ browser, playwright, baseURL }) => {
+test("curl with the session cookie and a foreign Origin gets 403, a text/plain body 415; the site's own origin and token clients still write", async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
   const context = await browser.newContext();
   await signIn(await context.newPage(), AUTHOR);
   const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
@@ -111,7 +125,12 @@ async function signInFrom(localAddress: string, baseURL: string, form: { name: s
   const csrf = await call("GET", "/api/auth/csrf", { "x-forwarded-for": forwardedFor });
   const cookie = (csrf.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
   const body = new URLSearchParams({ csrfToken: JSON.parse(csrf.body).csrfToken, name: form.name, password: form.password, json: "true" }).toString();
-  const answer = await call("POST", "/api/auth/callback/credentials", { cookie, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": forwardedFor }, body);
+  const answer = await call(
+    "POST",
+    "/api/auth/callback/credentials",
+    { cookie, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": forwardedFor },
+    body,
+  );
   // next-auth answers where it would send the browser; a failure names its reason in ?error=.
   return new URL(JSON.parse(answer.body).url, baseURL).searchParams.get("error");
 }
@@ -121,9 +140,13 @@ test("failed sign-ins are counted against the connection's address, whatever X-F
   // X-Forwarded-For on every attempt, each at a different account so only the address counts.
   const run = Date.now();
   for (let i = 0; i < 10; i++) {
-    expect(await signInFrom("127.0.0.2", baseURL!, { name: `e2e-spray-${run}-${i}`, password: "a wrong guess" }, `198.51.100.${i + 1}`)).toBe("wrong account name or password");
+    expect(await signInFrom("127.0.0.2", baseURL!, { name: `e2e-spray-${run}-${i}`, password: "a wrong guess" }, `198.51.100.${i + 1}`)).toBe(
+      "wrong account name or password",
+    );
   }
-  expect(await signInFrom("127.0.0.2", baseURL!, { name: `e2e-spray-${run}-x`, password: "a wrong guess" }, "203.0.113.77")).toMatch(/^too many failed sign-ins; try again in \d+ seconds?$/);
+  expect(await signInFrom("127.0.0.2", baseURL!, { name: `e2e-spray-${run}-x`, password: "a wrong guess" }, "203.0.113.77")).toMatch(
+    /^too many failed sign-ins; try again in \d+ seconds?$/,
+  );
   // The right password from that address waits too; from another address (the browser, on 127.0.0.1) it works.
   expect(await signInFrom("127.0.0.2", baseURL!, AUTHOR, "203.0.113.78")).toMatch(/^too many failed sign-ins/);
   await signIn(page, AUTHOR);

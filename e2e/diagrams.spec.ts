@@ -60,7 +60,9 @@ test.describe("with JavaScript off", () => {
     for (const box of await drawn.evaluateAll((svgs) => svgs.map((s) => s.getBoundingClientRect().width))) expect(box).toBeGreaterThan(100);
     const flowchart = drawn.first();
     expect(await flowchart.locator("text").allTextContents()).toEqual(expect.arrayContaining(["Draft", "Review", "Main branch", "submit", "approve"]));
-    expect(await page.locator("figure.diagram").nth(1).locator("svg text").allTextContents()).toEqual(expect.arrayContaining(["Author", "Studio", "save draft", "revision saved"]));
+    expect(await page.locator("figure.diagram").nth(1).locator("svg text").allTextContents()).toEqual(
+      expect.arrayContaining(["Author", "Studio", "save draft", "revision saved"]),
+    );
 
     const broken = page.locator("figure.diagram-error");
     await expect(broken).toHaveCount(1);
@@ -69,7 +71,9 @@ test.describe("with JavaScript off", () => {
 
     // Hostile labels are drawn as the text they are.
     const hostile = page.locator("figure.diagram").nth(3);
-    expect(await hostile.locator("svg text").allTextContents()).toEqual(expect.arrayContaining(["<img src=x onerror=window.__pwned=1>", "<script>window.__pwned=1</script>"]));
+    expect(await hostile.locator("svg text").allTextContents()).toEqual(
+      expect.arrayContaining(["<img src=x onerror=window.__pwned=1>", "<script>window.__pwned=1</script>"]),
+    );
     expect(await page.locator("figure.diagram img, figure.diagram script, figure.diagram foreignObject").count()).toBe(0);
   });
 
@@ -79,8 +83,18 @@ test.describe("with JavaScript off", () => {
       await page.goto(`/notes/${ID}`);
       const block = page.locator(".code-block").filter({ hasText: "pages per batch" });
       await expect(block.locator(".code-language")).toHaveText("TypeScript");
-      const color = (text: string) => block.locator("code span").filter({ hasText: new RegExp(`^${text}$`) }).first().evaluate((e) => getComputedStyle(e).color);
-      return { keyword: await color("export"), number: await color("32"), comment: await color("// pages per batch"), text: await block.locator("code").evaluate((e) => getComputedStyle(e).color) };
+      const color = (text: string) =>
+        block
+          .locator("code span")
+          .filter({ hasText: new RegExp(`^${text}$`) })
+          .first()
+          .evaluate((e) => getComputedStyle(e).color);
+      return {
+        keyword: await color("export"),
+        number: await color("32"),
+        comment: await color("// pages per batch"),
+        text: await block.locator("code").evaluate((e) => getComputedStyle(e).color),
+      };
     };
     const light = await colours("light");
     const dark = await colours("dark");
@@ -96,7 +110,16 @@ test.describe("with JavaScript off", () => {
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto(`/notes/${ID}`);
       const svg = page.locator("figure.diagram > svg").first();
-      return { text: await svg.locator("text").first().evaluate((e) => getComputedStyle(e).fill), shape: await svg.locator("rect, polygon").last().evaluate((e) => getComputedStyle(e).fill) };
+      return {
+        text: await svg
+          .locator("text")
+          .first()
+          .evaluate((e) => getComputedStyle(e).fill),
+        shape: await svg
+          .locator("rect, polygon")
+          .last()
+          .evaluate((e) => getComputedStyle(e).fill),
+      };
     };
     const light = await fills("light");
     const dark = await fills("dark");

@@ -79,7 +79,15 @@ test("the export reports its progress and holds every seed note and no draft", a
   expect(exportLog).toMatch(/^Exported \d+ files .* of commit [0-9a-f]{12} in [\d.]+ s to /m);
   const files = filesUnder(out);
   for (const id of SEED_IDS) {
-    for (const f of [`notes/${id}.html`, `notes/${id}.md`, `notes/${id}.txt`, `notes/${id}.json`, `notes/${id}/history.html`, `agents/capsules/${id}.md`, `agents/capsules/${id}.json`]) {
+    for (const f of [
+      `notes/${id}.html`,
+      `notes/${id}.md`,
+      `notes/${id}.txt`,
+      `notes/${id}.json`,
+      `notes/${id}/history.html`,
+      `agents/capsules/${id}.md`,
+      `agents/capsules/${id}.json`,
+    ]) {
       expect(files, f).toContain(f);
     }
   }

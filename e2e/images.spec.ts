@@ -31,13 +31,17 @@ test("an author pastes an image, describes it, publishes the note; readers see i
   await section(page, "Claim boundary").fill("Says nothing about other backends.");
   await section(page, "Evidence").fill("The mask, as measured:");
 
-  const png = await sharp({ create: { width: 480, height: 270, channels: 3, background: "#2b6cb0" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 480, height: 270, channels: 3, background: "#2b6cb0" } })
+    .png()
+    .toBuffer();
   page.once("dialog", (dialog) => {
     expect(dialog.message()).toMatch(/alt text/);
     void dialog.accept("Block mask: the kernel skips the grey blocks");
   });
   await pasteImage(page, "Evidence", png);
-  await expect(section(page, "Evidence")).toHaveValue(new RegExp(`The mask, as measured:\\n\\n!\\[Block mask: the kernel skips the grey blocks\\]\\(assets/${id}/[0-9a-f]{40}\\.png\\)`));
+  await expect(section(page, "Evidence")).toHaveValue(
+    new RegExp(`The mask, as measured:\\n\\n!\\[Block mask: the kernel skips the grey blocks\\]\\(assets/${id}/[0-9a-f]{40}\\.png\\)`),
+  );
   const path = /\((assets\/[^)]+)\)/.exec(await section(page, "Evidence").inputValue())![1]!;
   const url = `/${path}`;
 
@@ -57,7 +61,11 @@ test("an author pastes an image, describes it, publishes the note; readers see i
   expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", published).split("\n").sort()).toEqual([path, `notes/${id}.md`].sort());
 
   const answer = await request.get(url);
-  expect([answer.status(), answer.headers()["content-type"], answer.headers()["cache-control"]]).toEqual([200, "image/png", "public, max-age=31536000, immutable"]);
+  expect([answer.status(), answer.headers()["content-type"], answer.headers()["cache-control"]]).toEqual([
+    200,
+    "image/png",
+    "public, max-age=31536000, immutable",
+  ]);
 
   for (const javaScriptEnabled of [true, false]) {
     const context = await browser.newContext({ javaScriptEnabled });
@@ -69,7 +77,9 @@ test("an author pastes an image, describes it, publishes the note; readers see i
     await expect(img).toHaveAttribute("width", "480");
     await expect(img).toHaveAttribute("height", "270");
     await img.scrollIntoViewIfNeeded();
-    await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { message: `JavaScript ${javaScriptEnabled ? "on" : "off"}` }).toBe(480);
+    await expect
+      .poll(() => img.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth), { message: `JavaScript ${javaScriptEnabled ? "on" : "off"}` })
+      .toBe(480);
     await context.close();
   }
 });

@@ -45,7 +45,9 @@ test.describe("Markdown twins", () => {
       expect(page.headers()["content-type"]).toMatch(/^text\/html/);
       expect(page.headers()["link"]).toContain(`<${twin}>; rel="alternate"; type="text/markdown"`);
       const source = await page.text();
-      const alternate = /<link[^>]*rel="alternate"[^>]*type="text\/markdown"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*type="text\/markdown"/.exec(source);
+      const alternate = /<link[^>]*rel="alternate"[^>]*type="text\/markdown"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*type="text\/markdown"/.exec(
+        source,
+      );
       const href = new URL((alternate?.[1] ?? alternate?.[2] ?? "").replace(/&amp;/g, "&"), base());
       // The same page and query (a space may be written + or %20).
       const want = new URL(twin, base());

@@ -12,7 +12,7 @@ import { expect, test } from "@playwright/test";
  * Requests go over plain node:http so the Host header is exactly what a client (or forger) sends.
  */
 
-const PORT = Number(process.env.E2E_ORIGIN_PORT || (Number(process.env.E2E_PORT || 3100) + 1000));
+const PORT = Number(process.env.E2E_ORIGIN_PORT || Number(process.env.E2E_PORT || 3100) + 1000);
 const ALLOWED = `notes.example.org,evil.example,127.0.0.1:${PORT}`;
 
 let server: ChildProcess;
@@ -93,7 +93,10 @@ test("/llms.txt behind a proxy that terminates TLS links only to https://notes.e
     expect(res.status).toBe(200);
     const urls = absoluteUrls(res.body);
     expect(urls.length).toBeGreaterThan(20);
-    expect(urls.filter((u) => !u.startsWith("https://notes.example.org/")), JSON.stringify(headers)).toEqual([]);
+    expect(
+      urls.filter((u) => !u.startsWith("https://notes.example.org/")),
+      JSON.stringify(headers),
+    ).toEqual([]);
   }
 });
 
@@ -110,7 +113,10 @@ test("the agent index, the guide, the feed, the sitemap, robots.txt and a note p
     expect(res.status, pathname).toBe(200);
     const own = absoluteUrls(res.body).filter((u) => /notes\.example\.org|localhost|127\.0\.0\.1/.test(u));
     expect(own.length, pathname).toBeGreaterThan(0);
-    expect(own.filter((u) => !u.startsWith("https://notes.example.org/") && u !== "https://notes.example.org"), pathname).toEqual([]);
+    expect(
+      own.filter((u) => !u.startsWith("https://notes.example.org/") && u !== "https://notes.example.org"),
+      pathname,
+    ).toEqual([]);
   }
 });
 

@@ -47,7 +47,10 @@ test("a commit made with plain git shows on the next request, and its history sh
     status: "verified-checkpoint",
     phase: "7 freshness",
     tags: ["pelican ledger"],
-    sections: { Evidence: "The ledger survived a crash after the first write.", Decision: "Write the **page table** last.\n\n| step | order |\n| --- | --- |\n| data | 1 |\n| table | 2 |" },
+    sections: {
+      Evidence: "The ledger survived a crash after the first write.",
+      Decision: "Write the **page table** last.\n\n| step | order |\n| --- | --- |\n| data | 1 |\n| table | 2 |",
+    },
   };
   commitWithGit({ [`notes/${id}.md`]: noteFile(base) }, { message: "Publish AFN-971 from plain git" });
 
@@ -93,7 +96,10 @@ test("a draft, on main or on a drafts/ branch, appears nowhere", async ({ page, 
     sections: {},
   });
   commitWithGit({ [`notes/${onMain}.md`]: noteFile(draft(onMain)) }, { message: "A draft on main" });
-  commitWithGit({ [`notes/${onBranch}.md`]: noteFile(draft(onBranch, "verified-checkpoint")) }, { branch: `drafts/${onBranch}`, message: "A draft on its branch" });
+  commitWithGit(
+    { [`notes/${onBranch}.md`]: noteFile(draft(onBranch, "verified-checkpoint")) },
+    { branch: `drafts/${onBranch}`, message: "A draft on its branch" },
+  );
   // Published, then set back to draft on main: it leaves the public view with that commit.
   commitWithGit({ [`notes/${unpublished}.md`]: noteFile(draft(unpublished, "hypothesis")) }, { message: "Publish AFN-974" });
   await page.goto(`/notes/${unpublished}`);
@@ -114,7 +120,11 @@ test("a draft, on main or on a drafts/ branch, appears nowhere", async ({ page, 
     const results = page.locator("ol.results");
     if ((await results.count()) > 0) expect(await results.innerText(), q).not.toMatch(leak);
   }
-  for (const url of ["/tags/narwhal-cipher", "/phases/narwhal-drafting", ...[onMain, onBranch, unpublished].flatMap((id) => [`/notes/${id}`, `/notes/${id}/history`])]) {
+  for (const url of [
+    "/tags/narwhal-cipher",
+    "/phases/narwhal-drafting",
+    ...[onMain, onBranch, unpublished].flatMap((id) => [`/notes/${id}`, `/notes/${id}/history`]),
+  ]) {
     expect((await request.get(url)).status(), url).toBe(404);
   }
   for (const url of ["/feed.xml", "/sitemap.xml"]) {
@@ -159,12 +169,17 @@ test("hostile text in any field is shown as text and never runs", async ({ page 
     await page.locator("img, iframe, svg, details").evaluateAll((els) => els.forEach((e) => e.dispatchEvent(new Event("load"))));
     const found = await page.evaluate(() => ({
       xss: (window as unknown as { __xss?: number }).__xss ?? null,
-      handlers: [...document.querySelectorAll("main *")].flatMap((e) => [...e.attributes].filter((a) => a.name.startsWith("on")).map((a) => `${e.tagName} ${a.name}`)),
-      scripts: [...document.querySelectorAll("main script, body script")].filter((s) => /alert|__xss/.test(s.textContent ?? "") && !s.textContent?.includes("self.__next")).length,
+      handlers: [...document.querySelectorAll("main *")].flatMap((e) =>
+        [...e.attributes].filter((a) => a.name.startsWith("on")).map((a) => `${e.tagName} ${a.name}`),
+      ),
+      scripts: [...document.querySelectorAll("main script, body script")].filter(
+        (s) => /alert|__xss/.test(s.textContent ?? "") && !s.textContent?.includes("self.__next"),
+      ).length,
       jsUrls: [...document.querySelectorAll("main [href], main [src], main [action]")].filter((e) =>
         /^\s*(javascript|data):/i.test(e.getAttribute("href") ?? e.getAttribute("src") ?? e.getAttribute("action") ?? ""),
       ).length,
-      embeds: document.querySelectorAll("main iframe, main object, main embed, main form:not([action='/search']):not([action='/#records']), main [style]").length,
+      embeds: document.querySelectorAll("main iframe, main object, main embed, main form:not([action='/search']):not([action='/#records']), main [style]")
+        .length,
     }));
     expect(found, url).toEqual({ xss: null, handlers: [], scripts: 0, jsUrls: 0, embeds: 0 });
   }

@@ -39,7 +39,16 @@ test.describe("a note page", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto("/notes/AFN-016");
     const toc = page.getByRole("navigation", { name: "On this page" });
-    await expect(toc.getByRole("listitem")).toHaveText(["How far to rely on it", "Decision", "Invariant", "Rejected shortcut", "Evidence", "Claim boundary", "Notes", "Related notes"]);
+    await expect(toc.getByRole("listitem")).toHaveText([
+      "How far to rely on it",
+      "Decision",
+      "Invariant",
+      "Rejected shortcut",
+      "Evidence",
+      "Claim boundary",
+      "Notes",
+      "Related notes",
+    ]);
     await toc.getByRole("link", { name: "Evidence" }).click();
     await expect(page).toHaveURL(/#h-evidence$/);
     await expect(page.getByRole("heading", { level: 2, name: "Evidence" })).toBeInViewport();
@@ -131,7 +140,10 @@ test.describe("all decision records", () => {
 
   test("the status links keep the other filters and the view", async ({ page }) => {
     await page.goto("/?phase=6-architecture&view=table");
-    await page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: /verified checkpoint/ }).click();
+    await page
+      .getByRole("navigation", { name: "Filter by status" })
+      .getByRole("link", { name: /verified checkpoint/ })
+      .click();
     await expect(page).toHaveURL(/\?status=verified-checkpoint&phase=6-architecture&view=table#records$/);
     const expected = seed.records.filter((r) => r.status === "verified checkpoint" && r.phase === "Phase 6 architecture").map((r) => r.id);
     expect(expected.length).toBeGreaterThan(0);
@@ -161,7 +173,10 @@ test.describe("search", () => {
 
   test("a match in a tag shows the tag, linked", async ({ page }) => {
     await page.goto("/search?q=left+padding");
-    const withTag = page.locator("ol.results > li").filter({ has: page.locator(".result__tags") }).first();
+    const withTag = page
+      .locator("ol.results > li")
+      .filter({ has: page.locator(".result__tags") })
+      .first();
     const tag = withTag.locator(".result__tags").getByRole("link", { name: "left padding" });
     await expect(tag).toHaveAttribute("href", "/tags/left-padding");
     await expect(tag.locator("mark")).toHaveText("left padding");

@@ -55,7 +55,10 @@ test.describe("home", () => {
       await expect(item.locator(".status")).toHaveText(c.status);
       await expect(item.getByRole("link", { name: `Read decision ${c.id}` })).toHaveAttribute("href", `/notes/${c.id}`);
     }
-    await items.first().getByRole("link", { name: /Read decision/ }).click();
+    await items
+      .first()
+      .getByRole("link", { name: /Read decision/ })
+      .click();
     await expect(page).toHaveURL(/\/notes\/AFN-016$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("A sparse mask is not sparse attention");
   });
@@ -112,7 +115,11 @@ test.describe("filters with shareable URLs", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Tag: sparse attention");
     expect((await recordIds(page)).filter(isSeedId)).toEqual(["AFN-016", "AFN-017", "AFN-018", "AFN-011"]);
 
-    await page.locator("ol.records article").filter({ has: page.locator(".id", { hasText: "AFN-016" }) }).getByRole("link", { name: "Phase 6 architecture" }).click();
+    await page
+      .locator("ol.records article")
+      .filter({ has: page.locator(".id", { hasText: "AFN-016" }) })
+      .getByRole("link", { name: "Phase 6 architecture" })
+      .click();
     await expect(page).toHaveURL(/\/phases\/6-architecture$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Phase 6 architecture");
     expect((await recordIds(page)).filter(isSeedId)).toEqual(["AFN-016", "AFN-017", "AFN-018"]);

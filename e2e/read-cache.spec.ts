@@ -39,7 +39,10 @@ test("a cached page revalidates with 304, and a plain-git commit or a draft chan
   expect((await request.get("/", { headers: { "If-None-Match": etag } })).status()).toBe(304);
 
   // A published note committed with plain git: the very next request has it, in full, not a 304.
-  commitWithGit({ "notes/AFN-961.md": noteFrom("AFN-961", "Heron ledger read through the page cache", "verified-checkpoint") }, { message: "Publish AFN-961 with plain git" });
+  commitWithGit(
+    { "notes/AFN-961.md": noteFrom("AFN-961", "Heron ledger read through the page cache", "verified-checkpoint") },
+    { message: "Publish AFN-961 with plain git" },
+  );
   const after = await request.get("/", { headers: { "If-None-Match": etag } });
   expect(after.status()).toBe(200);
   expect(await after.text()).toContain("Heron ledger read through the page cache");

@@ -20,7 +20,15 @@ const GIT_PASSWORD = "remote-e2e-password-1234";
 const WEBHOOK_SECRET = "remote-e2e-webhook-secret-5678";
 const POLL_SECONDS = 2;
 const AUTHOR = { name: "remote-author", password: "remote author's long password" };
-const GIT_ENV = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "Plain Agent", GIT_AUTHOR_EMAIL: "agent@example.org", GIT_COMMITTER_NAME: "Plain Agent", GIT_COMMITTER_EMAIL: "agent@example.org", GIT_TERMINAL_PROMPT: "0" };
+const GIT_ENV = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "Plain Agent",
+  GIT_AUTHOR_EMAIL: "agent@example.org",
+  GIT_COMMITTER_NAME: "Plain Agent",
+  GIT_COMMITTER_EMAIL: "agent@example.org",
+  GIT_TERMINAL_PROMPT: "0",
+};
 
 let root: string;
 let server: GitServer;
@@ -28,11 +36,14 @@ let a: Instance;
 let b: Instance;
 let token: string;
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV }, stdio: ["ignore", "pipe", "pipe"] }).trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV }, stdio: ["ignore", "pipe", "pipe"] }).trim();
 /** git over the network: never synchronous, since the git server runs in this process. */
 const gitNet = (cwd: string, ...args: string[]) =>
   new Promise<string>((resolve, reject) =>
-    execFile("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV }, timeout: 60_000 }, (e, out, err) => (e ? reject(new Error(`git ${args[0]}: ${err}`)) : resolve(out.trim()))),
+    execFile("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_ENV }, timeout: 60_000 }, (e, out, err) =>
+      e ? reject(new Error(`git ${args[0]}: ${err}`)) : resolve(out.trim()),
+    ),
   );
 const remoteDir = () => path.join(root, "repos", "content.git");
 const remoteRef = (ref: string): string | null => {
@@ -62,7 +73,14 @@ const fields = (summary: string) => ({
   related: [],
   boundaries: [],
   core: null,
-  sections: { decision: "Push before the ref moves.", invariant: "An acknowledged save is on the remote.", rejectedShortcut: "", evidence: "", claimBoundary: "Says nothing about latency.", notes: "" },
+  sections: {
+    decision: "Push before the ref moves.",
+    invariant: "An acknowledged save is on the remote.",
+    rejectedShortcut: "",
+    evidence: "",
+    claimBoundary: "Says nothing about latency.",
+    notes: "",
+  },
 });
 
 /** A plain-git clone of the remote, changed and pushed the way an agent would. */
@@ -150,7 +168,9 @@ test("100 concurrent saves over both instances: each 200 or 409, the remote hold
   expect(unexpected.map((r) => `${r.status} ${JSON.stringify(r.body).slice(0, 300)}`)).toEqual([]);
   const acknowledged = results.filter((r) => r.status === 200 && r.body.saved);
   expect(acknowledged.length).toBeGreaterThanOrEqual(notes.length);
-  test.info().annotations.push({ type: "saves", description: `${acknowledged.length} saved (200), ${results.filter((r) => r.status === 409).length} stale (409)` });
+  test
+    .info()
+    .annotations.push({ type: "saves", description: `${acknowledged.length} saved (200), ${results.filter((r) => r.status === 409).length} stale (409)` });
 
   // The remote's history of the drafts holds exactly the acknowledged saves: each one, and nothing else.
   const onRemote = new Map<string, string>();
@@ -173,7 +193,10 @@ test("a plain-git push appears on both instances at once after a signed webhook"
   await pushFromOutside("notes/AFN-021.md", (t) => t.replace(/^summary: .*$/m, `summary: ${marker}`), "Agent edits AFN-021's summary");
   const body = JSON.stringify({ ref: "refs/heads/main", repository: { full_name: "field-notes/content" } });
   // The GitHub header on one, Gitea's on the other.
-  const [ra, rb] = await Promise.all([webhook(a, body, { "x-hub-signature-256": `sha256=${sign(body)}` }), webhook(b, body, { "x-gitea-signature": sign(body) })]);
+  const [ra, rb] = await Promise.all([
+    webhook(a, body, { "x-hub-signature-256": `sha256=${sign(body)}` }),
+    webhook(b, body, { "x-gitea-signature": sign(body) }),
+  ]);
   expect([ra.status, rb.status]).toEqual([200, 200]);
   expect(await noteMarkdown(a, "AFN-021")).toContain(marker);
   expect(await noteMarkdown(b, "AFN-021")).toContain(marker);
@@ -229,20 +252,27 @@ test("remote down: reads keep working, writes answer 503 with nothing written; b
   const { revision: after } = (await saved.json()) as { revision: string };
   expect(remoteRef(`refs/heads/drafts/${id}`)).toBe(after);
   await expect
-    .poll(async () => ((await (await api(b, "GET", `/api/studio/notes/${id}`)).json()) as { revision: string }).revision, { timeout: POLL_SECONDS * 1000 * 4, intervals: [200] })
+    .poll(async () => ((await (await api(b, "GET", `/api/studio/notes/${id}`)).json()) as { revision: string }).revision, {
+      timeout: POLL_SECONDS * 1000 * 4,
+      intervals: [200],
+    })
     .toBe(after);
 });
 
 test("a token revoked through one instance is refused by the other within the poll interval", async () => {
   const aEnv = { env: a.env };
   const fresh = await userCli(aEnv, ["token", AUTHOR.name, "--label", "to revoke"]);
-  await expect.poll(async () => (await api(b, "GET", "/api/studio/notes", undefined, fresh)).status, { timeout: POLL_SECONDS * 1000 * 4, intervals: [200] }).toBe(200);
+  await expect
+    .poll(async () => (await api(b, "GET", "/api/studio/notes", undefined, fresh)).status, { timeout: POLL_SECONDS * 1000 * 4, intervals: [200] })
+    .toBe(200);
   const id = /^fnt_([0-9a-f]{12})_/.exec(fresh)![1]!;
   await userCli(aEnv, ["revoke", id]);
   const revoked = Date.now();
   // The instance it was revoked through refuses it at once; the other after its next poll.
   expect((await api(a, "GET", "/api/studio/notes", undefined, fresh)).status).toBe(401);
-  await expect.poll(async () => (await api(b, "GET", "/api/studio/notes", undefined, fresh)).status, { timeout: POLL_SECONDS * 1000 * 4, intervals: [200] }).toBe(401);
+  await expect
+    .poll(async () => (await api(b, "GET", "/api/studio/notes", undefined, fresh)).status, { timeout: POLL_SECONDS * 1000 * 4, intervals: [200] })
+    .toBe(401);
   test.info().annotations.push({ type: "revocation", description: `refused by the other instance ${Date.now() - revoked} ms after the revoke` });
   // The other token of the account still works on both.
   expect((await api(b, "GET", "/api/studio/notes")).status).toBe(200);

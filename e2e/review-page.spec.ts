@@ -65,7 +65,10 @@ test("a reviewer goes from the inbox to a verdict on one page, bound to the revi
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, REVIEWER, "/studio/reviews");
-  await page.getByRole("region", { name: /Drafts awaiting your verdict/ }).getByRole("link", { name: new RegExp(title) }).click();
+  await page
+    .getByRole("region", { name: /Drafts awaiting your verdict/ })
+    .getByRole("link", { name: new RegExp(title) })
+    .click();
   const reviewPath = `/studio/notes/${note.id}/review`;
   await page.waitForURL(`**${reviewPath}`);
 
@@ -135,7 +138,11 @@ test("a thread sits under its section at 390 px and beside it at 1280 px, and ta
   const reviewer = await api(newToken(REVIEWER.name));
   const note = await proposedNote(author, `Thread placement ${Date.now().toString(36)}`);
   const comment = `Which kernel test? ${Date.now().toString(36)}`;
-  await ok(await reviewer.post(`/api/studio/notes/${note.id}/threads`, { data: { section: "evidence", revision: note.noteRevision, quote: "a kernel test", text: comment } }));
+  await ok(
+    await reviewer.post(`/api/studio/notes/${note.id}/threads`, {
+      data: { section: "evidence", revision: note.noteRevision, quote: "a kernel test", text: comment },
+    }),
+  );
 
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, REVIEWER, `/studio/notes/${note.id}/review`);

@@ -34,7 +34,10 @@ test("a reviewer and an author carry a draft to verified checkpoint; no comment 
   const reviewerContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   const reviewer = await reviewerContext.newPage();
   await signIn(reviewer, REVIEWER, "/studio/reviews");
-  await reviewer.getByRole("region", { name: /Drafts awaiting your verdict/ }).getByRole("link", { name: new RegExp(id) }).click();
+  await reviewer
+    .getByRole("region", { name: /Drafts awaiting your verdict/ })
+    .getByRole("link", { name: new RegExp(id) })
+    .click();
   await reviewer.waitForURL(`**/studio/notes/${id}/review`);
   await expect(reviewer.getByRole("heading", { level: 1, name: title })).toBeVisible();
   const reviewerEvidence = reviewer.getByRole("region", { name: "Review of Evidence" });
@@ -89,7 +92,19 @@ test("a reviewer and an author carry a draft to verified checkpoint; no comment 
   await page.goto(`/notes/${id}`);
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await expect(page.locator(".note__ids .status")).toHaveText(/verified checkpoint/);
-  const pages = ["/", `/notes/${id}`, `/notes/${id}.md`, `/notes/${id}.txt`, `/notes/${id}.json`, `/notes/${id}/history`, "/agents/index.json", `/agents/capsules/${id}.json`, "/llms.txt", "/llms-full.txt", "/feed.xml"];
+  const pages = [
+    "/",
+    `/notes/${id}`,
+    `/notes/${id}.md`,
+    `/notes/${id}.txt`,
+    `/notes/${id}.json`,
+    `/notes/${id}/history`,
+    "/agents/index.json",
+    `/agents/capsules/${id}.json`,
+    "/llms.txt",
+    "/llms-full.txt",
+    "/feed.xml",
+  ];
   for (const path of pages) {
     const response = await request.get(path);
     const body = await response.text();

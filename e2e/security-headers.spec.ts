@@ -11,7 +11,11 @@ import { AUTHOR, createNote, ensureAccounts, section, signIn } from "./support/s
 test.describe.configure({ timeout: 120_000 });
 test.beforeAll(() => ensureAccounts());
 
-const scriptSrc = (policy: string | undefined) => policy?.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src")) ?? "";
+const scriptSrc = (policy: string | undefined) =>
+  policy
+    ?.split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src")) ?? "";
 const nonceOf = (policy: string | undefined) => /'nonce-([A-Za-z0-9_-]+)'/.exec(scriptSrc(policy))?.[1];
 
 function expectBaseHeaders(headers: Record<string, string>) {
@@ -23,7 +27,10 @@ function expectBaseHeaders(headers: Record<string, string>) {
   expect(headers["strict-transport-security"]).toBeUndefined();
 }
 
-test("a public page, the studio, sign-in and the API carry the security headers; a public page's nonce is stable per commit, the studio's is fresh", async ({ page, request }) => {
+test("a public page, the studio, sign-in and the API carry the security headers; a public page's nonce is stable per commit, the studio's is fresh", async ({
+  page,
+  request,
+}) => {
   const home = await request.get("/");
   expectBaseHeaders(home.headers());
   const policy = home.headers()["content-security-policy"];

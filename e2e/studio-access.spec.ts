@@ -25,7 +25,10 @@ test("a reviewer reads a draft but cannot save or publish it, whatever the brows
   const page = await context.newPage();
   await signIn(page, REVIEWER);
   // From the studio list a reviewer lands on the draft's review page, not on an editor.
-  await page.getByRole("table", { name: /Drafts/ }).getByRole("link", { name: new RegExp(id) }).click();
+  await page
+    .getByRole("table", { name: /Drafts/ })
+    .getByRole("link", { name: new RegExp(id) })
+    .click();
   await page.waitForURL(`**/studio/notes/${id}/review`);
   // At the editor's address they read the draft, with the way to its review, and no buttons they may not use.
   await page.goto(`/studio/notes/${id}`);
@@ -108,7 +111,9 @@ test("an agent with a token does what an author does, through the same rules (as
   };
   const saved = await agent.put(`/api/studio/notes/${id}`, { data: { revision, note } });
   expect(saved.status()).toBe(200);
-  const forged = await agent.put(`/api/studio/notes/${id}`, { data: { revision: (await saved.json()).revision, note: { ...note, status: "verified-structural" } } });
+  const forged = await agent.put(`/api/studio/notes/${id}`, {
+    data: { revision: (await saved.json()).revision, note: { ...note, status: "verified-structural" } },
+  });
   expect(forged.status()).toBe(422);
   const proposed = await agent.post(`/api/studio/notes/${id}/transitions`, { data: { to: "hypothesis", revision: (await saved.json()).revision } });
   expect(proposed.status()).toBe(200);
@@ -120,7 +125,9 @@ test("an agent with a token does what an author does, through the same rules (as
   // A revoked token stops at once.
   const revoked = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
   const { execFileSync } = await import("node:child_process");
-  execFileSync("node_modules/.bin/tsx", ["scripts/user.ts", "revoke", token.split("_")[1] ?? ""], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR } });
+  execFileSync("node_modules/.bin/tsx", ["scripts/user.ts", "revoke", token.split("_")[1] ?? ""], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR },
+  });
   expect((await revoked.get("/api/studio/notes")).status()).toBe(401);
   await revoked.dispose();
 });

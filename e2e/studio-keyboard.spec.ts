@@ -48,7 +48,9 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
   await page.evaluate(() => {
     document.addEventListener("focusin", (e) => (e.target as HTMLElement).setAttribute("data-tabbed", ""), true);
   });
-  const controls = page.locator("main form").locator("a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])");
+  const controls = page
+    .locator("main form")
+    .locator("a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])");
   const count = await controls.count();
   expect(count).toBeGreaterThan(40);
   await tabTo(page, page.getByRole("button", { name: "Save draft" }));

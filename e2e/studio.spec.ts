@@ -19,7 +19,8 @@ test("an author writes a note, meets field errors and a policy finding, fixes th
   const writes: { call: string; status: number }[] = [];
   page.on("response", (r) => {
     const req = r.request();
-    if (req.method() !== "GET" && new URL(r.url()).pathname.startsWith("/api/studio/")) writes.push({ call: `${req.method()} ${new URL(r.url()).pathname}`, status: r.status() });
+    if (req.method() !== "GET" && new URL(r.url()).pathname.startsWith("/api/studio/"))
+      writes.push({ call: `${req.method()} ${new URL(r.url()).pathname}`, status: r.status() });
   });
   await openNewNote(page);
   await expect(saveState(page)).toHaveText("Not saved yet · the note gets its id on the first save");
@@ -53,7 +54,9 @@ test("an author writes a note, meets field errors and a policy finding, fixes th
   // The first save claims the id and writes the note in one commit.
   const id = await saveNewNote(page);
 
-  expect(git("log", "-1", "--format=%an <%ae>|%s", `refs/heads/drafts/${id}`)).toBe(`e2e-author <e2e-author@users.field-notes.invalid>|${id}: write "Studio first note"`);
+  expect(git("log", "-1", "--format=%an <%ae>|%s", `refs/heads/drafts/${id}`)).toBe(
+    `e2e-author <e2e-author@users.field-notes.invalid>|${id}: write "Studio first note"`,
+  );
   expect(git("show", `refs/heads/drafts/${id}:notes/${id}.md`)).toContain("the pinned trace.json of the benchmark");
   expect(git("show", `refs/heads/drafts/${id}:notes/${id}.md`)).toMatch(/tags:\n {2}- studio\n {2}- e2e/);
   // A second save names what changed; the bar counts the change, then says it is saved.

@@ -58,16 +58,28 @@ export function authConfigOf(env: AuthEnv): { ok: true; config: AuthConfig } | {
     ? { clientId: env.GITHUB_ID!, clientSecret: env.GITHUB_SECRET! }
     : null;
   const oidc = pair(["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"], [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET])
-    ? { issuer: env.OIDC_ISSUER!.replace(/\/+$/, ""), clientId: env.OIDC_CLIENT_ID!, clientSecret: env.OIDC_CLIENT_SECRET!, name: env.OIDC_NAME ?? "OpenID Connect" }
+    ? {
+        issuer: env.OIDC_ISSUER!.replace(/\/+$/, ""),
+        clientId: env.OIDC_CLIENT_ID!,
+        clientSecret: env.OIDC_CLIENT_SECRET!,
+        name: env.OIDC_NAME ?? "OpenID Connect",
+      }
     : null;
 
   const allow = parseAllowList(env.AUTH_ALLOW ?? "", problems);
-  for (const [id, on] of [["github", github], ["oidc", oidc]] as const) {
+  for (const [id, on] of [
+    ["github", github],
+    ["oidc", oidc],
+  ] as const) {
     if (on && !allow.some((a) => a.provider === id)) {
-      problems.push(`AUTH_ALLOW: names no ${id} identity, so nobody could sign in with ${id} (add e.g. ${id}:${id === "github" ? "octocat" : "alice@example.org"}=author)`);
+      problems.push(
+        `AUTH_ALLOW: names no ${id} identity, so nobody could sign in with ${id} (add e.g. ${id}:${id === "github" ? "octocat" : "alice@example.org"}=author)`,
+      );
     }
     if (!on && allow.some((a) => a.provider === id)) {
-      problems.push(`AUTH_ALLOW: lists ${id} identities but ${id === "github" ? "GITHUB_ID and GITHUB_SECRET are" : "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are"} not set`);
+      problems.push(
+        `AUTH_ALLOW: lists ${id} identities but ${id === "github" ? "GITHUB_ID and GITHUB_SECRET are" : "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are"} not set`,
+      );
     }
   }
   if (problems.length) return { ok: false, problems };
@@ -78,11 +90,16 @@ export function authConfigOf(env: AuthEnv): { ok: true; config: AuthConfig } | {
 /** "github:octocat=author, oidc:alice@example.org=reviewer" → entries; identities compare case-insensitively. */
 export function parseAllowList(text: string, problems: string[]): AllowEntry[] {
   const entries: AllowEntry[] = [];
-  const items = text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   items.forEach((item, i) => {
     const m = /^(github|oidc):([^=\s]+)=(author|reviewer)$/.exec(item);
     if (!m) {
-      problems.push(`AUTH_ALLOW: entry ${i + 1} "${item}" must look like provider:identity=role, with provider github or oidc and role author or reviewer (e.g. github:octocat=author)`);
+      problems.push(
+        `AUTH_ALLOW: entry ${i + 1} "${item}" must look like provider:identity=role, with provider github or oidc and role author or reviewer (e.g. github:octocat=author)`,
+      );
       return;
     }
     const entry = { provider: m[1] as OAuthProviderId, identity: (m[2] ?? "").toLowerCase(), role: m[3] as Role };

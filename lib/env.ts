@@ -17,7 +17,10 @@ const schema = z.object({
   ALLOWED_HOSTS: z
     .string()
     .transform((list, ctx) => {
-      const entries = list.split(",").map((e) => e.trim()).filter(Boolean);
+      const entries = list
+        .split(",")
+        .map((e) => e.trim())
+        .filter(Boolean);
       const bad = entries.filter((e) => parseHostPort(e) === null);
       if (bad.length || !entries.length) {
         ctx.addIssue({
@@ -36,10 +39,16 @@ const schema = z.object({
   TRUST_PROXY: z
     .string()
     .transform((list, ctx) => {
-      const entries = list.split(",").map((e) => e.trim()).filter(Boolean);
+      const entries = list
+        .split(",")
+        .map((e) => e.trim())
+        .filter(Boolean);
       const problems = entries.map(trustEntryProblem).filter((p) => p !== null);
       if (problems.length) {
-        ctx.addIssue({ code: "custom", message: `must be a comma-separated list of proxy addresses or CIDR ranges, e.g. 127.0.0.1,10.0.0.0/8: ${problems.join("; ")}` });
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a comma-separated list of proxy addresses or CIDR ranges, e.g. 127.0.0.1,10.0.0.0/8: ${problems.join("; ")}`,
+        });
         return z.NEVER;
       }
       return entries;

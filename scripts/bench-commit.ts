@@ -56,7 +56,9 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
   const all: Record<string, string> = {};
   for (let i = 0; i < notes; i++) all[`notes/${idOf(i)}.md`] = benchNote(i, `Note ${i} of the benchmark archive.`);
   const builder = createContentStore(gitdir);
-  let head: Oid = (await builder.commit({ ref: "refs/heads/main", expected: await builder.resolve("main"), author: AUTHOR, message: `Add ${notes} notes`, changes: all })).commit;
+  let head: Oid = (
+    await builder.commit({ ref: "refs/heads/main", expected: await builder.resolve("main"), author: AUTHOR, message: `Add ${notes} notes`, changes: all })
+  ).commit;
   const buildMs = performance.now() - t;
 
   // A working tree of the same content for native git, before any edit.
@@ -72,7 +74,13 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
     const text = benchNote(i, `Edit ${k} through the store.`);
     t = performance.now();
     const cpu0 = cpuMs();
-    const rev = await builder.commit({ ref: "refs/heads/main", expected: head, author: AUTHOR, message: `Edit ${idOf(i)} (${k})`, changes: { [`notes/${idOf(i)}.md`]: text } });
+    const rev = await builder.commit({
+      ref: "refs/heads/main",
+      expected: head,
+      author: AUTHOR,
+      message: `Edit ${idOf(i)} (${k})`,
+      changes: { [`notes/${idOf(i)}.md`]: text },
+    });
     store.push(performance.now() - t);
     storeCpu += cpuMs() - cpu0;
     head = rev.commit;
@@ -105,7 +113,13 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
 
   // Warm index: one more commit, then the snapshot of it is built from the previous one.
   const before = cold.stats().notesParsed;
-  const next = await cold.commit({ ref: "refs/heads/main", expected: snap.commit, author: AUTHOR, message: "One more", changes: { [`notes/${idOf(0)}.md`]: benchNote(0, "One more edit.") } });
+  const next = await cold.commit({
+    ref: "refs/heads/main",
+    expected: snap.commit,
+    author: AUTHOR,
+    message: "One more",
+    changes: { [`notes/${idOf(0)}.md`]: benchNote(0, "One more edit.") },
+  });
   t = performance.now();
   await cold.snapshot(next.commit);
   const warmMs = performance.now() - t;
@@ -179,10 +193,15 @@ async function main() {
       "parse only": ms(r.parseOnlyMs),
       "warm index": ms(r.warmMs),
       "history (cold)": ms(r.historyMs),
-      "build": ms(r.buildMs),
+      build: ms(r.buildMs),
     }));
-    const load = os.loadavg().map((l) => l.toFixed(1)).join(" ");
-    console.log(`\n${EDITS} one-note commits per size; times in ms; ${os.availableParallelism()} cores; node ${process.version}; ${gitVersion}; load average ${load}\n`);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ");
+    console.log(
+      `\n${EDITS} one-note commits per size; times in ms; ${os.availableParallelism()} cores; node ${process.version}; ${gitVersion}; load average ${load}\n`,
+    );
     console.table(rows);
     console.log(`warm index after one commit parsed ${large.parsedWarm} note(s); total bench time ${ms((performance.now() - started) / 1000)} s\n`);
     console.log(

@@ -31,7 +31,8 @@ async function load(url: string): Promise<AutocannonResult> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { "accept-encoding": "gzip, deflate, br", accept: "text/html" } });
   // A wrong answer stops the run; a connection error or two on a loaded machine is counted, not fatal.
   const failed = r.errors + r.timeouts;
-  if (r.non2xx > 0 || failed > r.requests.total / 100) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}`);
+  if (r.non2xx > 0 || failed > r.requests.total / 100)
+    throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts of ${r.requests.total}`);
   if (failed > 0) console.log(`  (${url}: ${failed} connection errors or timeouts of ${r.requests.total} requests)`);
   return r;
 }
@@ -56,7 +57,13 @@ async function main() {
     });
     const appUrl = `http://127.0.0.1:${appPort}`;
     for (let until = Date.now() + 120_000; ; ) {
-      if ((await fetch(`${appUrl}/`).then((r) => r.ok, () => false))) break;
+      if (
+        await fetch(`${appUrl}/`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (Date.now() > until || app.exitCode !== null) throw new Error(`next start on ${appUrl} did not answer within 120 s`);
       await new Promise((r) => setTimeout(r, 300));
     }
@@ -97,7 +104,9 @@ async function main() {
       "× app": Number((median(rps.get(t.name) ?? []) / appRps).toFixed(1)),
     }));
     const loadEnd = os.loadavg();
-    console.log(`\n${os.availableParallelism()} cores; node ${process.version}; autocannon -c ${CONNECTIONS} -d ${DURATION}, ${ROUNDS} interleaved rounds, medians; load average at start ${load0.toFixed(1)}, at end ${loadEnd.map((l) => l.toFixed(1)).join(" ")}`);
+    console.log(
+      `\n${os.availableParallelism()} cores; node ${process.version}; autocannon -c ${CONNECTIONS} -d ${DURATION}, ${ROUNDS} interleaved rounds, medians; load average at start ${load0.toFixed(1)}, at end ${loadEnd.map((l) => l.toFixed(1)).join(" ")}`,
+    );
     console.table(rows);
     console.log(
       JSON.stringify({

@@ -39,7 +39,9 @@ export function benchNote(i: number, summary: string): string {
   const related = [...new Set([rand(i + 1), rand(i + 1)].filter((r) => r !== i).map(idOf))];
   return serializeNote({
     id: idOf(i),
-    title: sentence().slice(0, 120).replace(/[ .]+$/, ""),
+    title: sentence()
+      .slice(0, 120)
+      .replace(/[ .]+$/, ""),
     summary,
     status: rand(3) === 0 ? "hypothesis" : "verified-checkpoint",
     phase: `Phase ${1 + rand(11)} architecture`,

@@ -33,7 +33,13 @@ const AUTHOR = { name: "Bench Editor", email: "bench@example.org" };
 const ACCEPT_ENCODING = "gzip, deflate, br";
 
 const require = createRequire(import.meta.url);
-type AutocannonResult = { requests: { average: number; total: number }; latency: { p99: number; p50: number }; non2xx: number; errors: number; timeouts: number };
+type AutocannonResult = {
+  requests: { average: number; total: number };
+  latency: { p99: number; p50: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+};
 const autocannon = require("autocannon") as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
 type Target = { name: string; path: string; method?: "GET" | "POST"; body?: string; headers?: Record<string, string> };
@@ -63,11 +69,36 @@ const TARGETS: Target[] = [
 
 // 30 queries: the seed's own words and the generator's, one to three words each.
 const QUERIES = [
-  "transactional state", "sparse attention", "metal", "prefill replay", "checkpoint boundary", "storage admission",
-  "MoE routing", "online softmax", "evidence", "query key", "cache", "decode pipeline", "AFN-016", "SSD streaming",
-  "identity ownership", "scheduler deadline", "tensor allocation", "expert prefetch", "codec", "page index",
-  "verify component", "lookahead stream", "residual logits", "graph", "symbol policy", "invariant trace",
-  "predictor", "checksum loader", "backend mask", "chunk publish",
+  "transactional state",
+  "sparse attention",
+  "metal",
+  "prefill replay",
+  "checkpoint boundary",
+  "storage admission",
+  "MoE routing",
+  "online softmax",
+  "evidence",
+  "query key",
+  "cache",
+  "decode pipeline",
+  "AFN-016",
+  "SSD streaming",
+  "identity ownership",
+  "scheduler deadline",
+  "tensor allocation",
+  "expert prefetch",
+  "codec",
+  "page index",
+  "verify component",
+  "lookahead stream",
+  "residual logits",
+  "graph",
+  "symbol policy",
+  "invariant trace",
+  "predictor",
+  "checksum loader",
+  "backend mask",
+  "chunk publish",
 ];
 
 type Row = Record<string, string | number>;
@@ -84,7 +115,9 @@ async function main() {
     fs.rmSync(root, { recursive: true, force: true });
   }
   const load = os.loadavg();
-  console.log(`\n${os.availableParallelism()} cores; node ${process.version}; autocannon -c ${CONNECTIONS} -d ${DURATION}, ${ROUNDS} interleaved rounds, medians; load average at start ${load0.toFixed(1)}, at end ${load.map((l) => l.toFixed(1)).join(" ")}\n`);
+  console.log(
+    `\n${os.availableParallelism()} cores; node ${process.version}; autocannon -c ${CONNECTIONS} -d ${DURATION}, ${ROUNDS} interleaved rounds, medians; load average at start ${load0.toFixed(1)}, at end ${load.map((l) => l.toFixed(1)).join(" ")}\n`,
+  );
   for (const r of results) {
     console.log(`\n${r.notes} notes: req/s and p99 (ms) as medians of ${ROUNDS} rounds; ratio = req/s ÷ the static file's`);
     console.table(r.rows);
@@ -150,10 +183,13 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   let edit = 0;
   // A one-note commit on main from outside the server, as an agent's plain-git push would be.
   const commitOne = async () => {
-    const i = 21 + (edit * 7919) % Math.max(1, notes - 21);
+    const i = 21 + ((edit * 7919) % Math.max(1, notes - 21));
     const k = edit++;
     const file = notes > 21 ? `notes/${idOf(i)}.md` : "notes/AFN-002.md";
-    const text = notes > 21 ? benchNote(i, `Edit ${k} during the read benchmark.`) : (await store.readFile("main", file))!.replace(/^summary: .*$/m, `summary: Edited ${k} during the read benchmark.`);
+    const text =
+      notes > 21
+        ? benchNote(i, `Edit ${k} during the read benchmark.`)
+        : (await store.readFile("main", file))!.replace(/^summary: .*$/m, `summary: Edited ${k} during the read benchmark.`);
     const head = await store.resolve("main");
     await store.commit({ ref: "refs/heads/main", expected: head, author: AUTHOR, message: `Bench edit ${k}`, changes: { [file]: text } });
   };
@@ -166,7 +202,14 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     const firstRequest: Row = {};
     for (const t of TARGETS) firstRequest[t.name] = ms(await timed(t));
     const sizes: Record<string, number> = {};
-    for (const p of ["/", "/notes/AFN-016", "/search?q=transactional+state", "/agents/index.json", "/llms.txt", "/agents/search.json?q=transactional+state&limit=10"]) {
+    for (const p of [
+      "/",
+      "/notes/AFN-016",
+      "/search?q=transactional+state",
+      "/agents/index.json",
+      "/llms.txt",
+      "/agents/search.json?q=transactional+state&limit=10",
+    ]) {
       sizes[p] = (await fetchText(p, { "accept-encoding": "identity" })).bytes;
     }
 

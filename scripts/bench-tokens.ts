@@ -74,7 +74,12 @@ const lines = [
   `| Whole compact index (/agents/index.md) | ${indexMd.ok ? tokens(indexMd.body) : "-"} |`,
   `| Capsule (Markdown, as served), largest | ${c.max.tokens} (${c.max.id}) |`,
   `| Capsule (Markdown), mean / smallest | ${c.mean.toFixed(1)} / ${c.min.tokens} (${c.min.id}) |`,
-  `| Capsules with a field clipped to fit ${CAPSULE_BUDGET} | ${capsules.filter((x) => x.clipped).length} of ${capsules.length} (${capsules.filter((x) => x.clipped).map((x) => x.id).join(", ") || "none"}) |`,
+  `| Capsules with a field clipped to fit ${CAPSULE_BUDGET} | ${capsules.filter((x) => x.clipped).length} of ${capsules.length} (${
+    capsules
+      .filter((x) => x.clipped)
+      .map((x) => x.id)
+      .join(", ") || "none"
+  }) |`,
   `| /llms.txt | ${llms} |`,
   `| /llms-full.txt | ${tokens(llmsFullTxt(view, urls))} |`,
   `| Two-request path (/llms.txt + the largest capsule), budget ${PATH_BUDGET} | ${twoRequests} |`,
@@ -117,9 +122,10 @@ if (process.argv.includes("--write")) {
   ].join("\n");
   const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
   // Only this section is rewritten; any other section of the file is left exactly as it is.
-  const next = current.includes(START) && current.includes(END)
-    ? current.slice(0, current.indexOf(START)) + section + current.slice(current.indexOf(END) + END.length)
-    : `${current.trimEnd()}\n\n${section}\n`;
+  const next =
+    current.includes(START) && current.includes(END)
+      ? current.slice(0, current.indexOf(START)) + section + current.slice(current.indexOf(END) + END.length)
+      : `${current.trimEnd()}\n\n${section}\n`;
   fs.writeFileSync(file, next);
   console.log(`Recorded in ${path.relative(process.cwd(), file)}`);
 }

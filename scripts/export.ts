@@ -42,7 +42,10 @@ function usage(): { folder: string; site: string } {
   const args = process.argv.slice(2).filter((a) => a !== "--");
   if (args.length !== 1 || args[0]?.startsWith("-")) fail("usage: npm run export -- <folder>   (with SITE_URL set, e.g. SITE_URL=https://notes.example.org)");
   const raw = process.env.SITE_URL?.trim();
-  if (!raw) fail("SITE_URL is not set: the export's links are absolute, so it needs the site's public origin, e.g. SITE_URL=https://notes.example.org npm run export -- out");
+  if (!raw)
+    fail(
+      "SITE_URL is not set: the export's links are absolute, so it needs the site's public origin, e.g. SITE_URL=https://notes.example.org npm run export -- out",
+    );
   let site: URL;
   try {
     site = new URL(raw);
@@ -77,7 +80,9 @@ function pinnedContent(): { dataDir: string; commit: string; remove: () => void 
   const own = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-export-content-"));
   const remove = () => fs.rmSync(own, { recursive: true, force: true });
   try {
-    execFileSync("git", ["clone", "--bare", "--quiet", "--no-tags", "--single-branch", "--branch", "main", repo, path.join(own, "content.git")], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync("git", ["clone", "--bare", "--quiet", "--no-tags", "--single-branch", "--branch", "main", repo, path.join(own, "content.git")], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     const commit = execFileSync("git", ["--git-dir", path.join(own, "content.git"), "rev-parse", "--verify", "refs/heads/main"], { encoding: "utf8" }).trim();
     return { dataDir: own, commit, remove };
   } catch (e) {
@@ -95,7 +100,8 @@ function pinnedEnv(): NodeJS.ProcessEnv {
 
 async function startServer(site: string, dataDir: string): Promise<{ url: string; stop: () => void }> {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
-  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) fail(`no production build in ${distDir}/: run \`npm run build\` first (or set NEXT_DIST_DIR to the build's folder)`);
+  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID")))
+    fail(`no production build in ${distDir}/: run \`npm run build\` first (or set NEXT_DIST_DIR to the build's folder)`);
   const port = Number(process.env.EXPORT_PORT) || (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
@@ -173,7 +179,24 @@ async function main() {
     };
     const local = (p: string) => new URL(p, serverUrl);
     // The seeds: what the sitemap and llms.txt do not link but an agent or a crawler asks for by name.
-    for (const p of ["/", "/agents/", "/llms.txt", "/llms-full.txt", "/sitemap.xml", "/robots.txt", "/feed.xml", "/agents/index.md", "/agents/index.json", "/agents/pages.txt", "/agents/phases.json", "/agents.md", "/index.md", "/search", "/search.md", "/icon.svg"]) {
+    for (const p of [
+      "/",
+      "/agents/",
+      "/llms.txt",
+      "/llms-full.txt",
+      "/sitemap.xml",
+      "/robots.txt",
+      "/feed.xml",
+      "/agents/index.md",
+      "/agents/index.json",
+      "/agents/pages.txt",
+      "/agents/phases.json",
+      "/agents.md",
+      "/index.md",
+      "/search",
+      "/search.md",
+      "/icon.svg",
+    ]) {
       enqueue(local(p));
     }
     for (const name of ["note", "index-entry", "capsule", "index", "search"]) enqueue(local(`/agents/schema/${name}.json`));
@@ -183,8 +206,8 @@ async function main() {
     let lastLine = 0;
     const fetchOne = async (u: URL) => {
       const where = `${u.pathname}${u.search}`;
-      const res = await fetch(u, { headers: { Accept: "text/html,*/*;q=0.8" }, redirect: "manual", signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).catch((e: Error) =>
-        fail(`GET ${where}: ${e.message}`),
+      const res = await fetch(u, { headers: { Accept: "text/html,*/*;q=0.8" }, redirect: "manual", signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).catch(
+        (e: Error) => fail(`GET ${where}: ${e.message}`),
       );
       if (res.status !== 200) {
         const to = res.headers.get("location") ? ` (to ${res.headers.get("location")})` : "";
@@ -259,7 +282,9 @@ async function main() {
   fs.rmSync(folder, { recursive: true, force: true });
   fs.renameSync(staging, folder);
   const total = [...written.values()].reduce((n, w) => n + w.bytes, 0);
-  console.log(`Exported ${paths.length} files (${(total / 1024).toFixed(0)} KiB) of commit ${commit.slice(0, 12)} in ${((Date.now() - started) / 1000).toFixed(1)} s to ${folder}`);
+  console.log(
+    `Exported ${paths.length} files (${(total / 1024).toFixed(0)} KiB) of commit ${commit.slice(0, 12)} in ${((Date.now() - started) / 1000).toFixed(1)} s to ${folder}`,
+  );
 }
 
 /** Run `work` over a queue that grows while it runs, CONCURRENCY at a time; the first failure stops it. */

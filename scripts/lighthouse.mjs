@@ -43,7 +43,9 @@ function toolDir() {
   const staging = `${dir}.${process.pid}`;
   fs.mkdirSync(staging, { recursive: true });
   console.log(`Installing lighthouse@${LIGHTHOUSE} into ${dir}`);
-  const r = spawnSync("npm", ["install", "--prefix", staging, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `lighthouse@${LIGHTHOUSE}`], { stdio: "inherit" });
+  const r = spawnSync("npm", ["install", "--prefix", staging, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `lighthouse@${LIGHTHOUSE}`], {
+    stdio: "inherit",
+  });
   if (r.status !== 0) throw new Error(`npm install of lighthouse@${LIGHTHOUSE} failed (exit ${r.status})`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(staging, dir);
@@ -149,7 +151,15 @@ async function main() {
       if (report.runtimeError) throw new Error(`lighthouse could not load ${page.path}: ${report.runtimeError.message}`);
       const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((report.categories[c]?.score ?? 0) * 100)]));
       const metric = (id) => report.audits[id]?.displayValue ?? "n/a";
-      measured.push({ page: page.name, path: page.path, scores, fcp: metric("first-contentful-paint"), lcp: metric("largest-contentful-paint"), tbt: metric("total-blocking-time"), cls: metric("cumulative-layout-shift") });
+      measured.push({
+        page: page.name,
+        path: page.path,
+        scores,
+        fcp: metric("first-contentful-paint"),
+        lcp: metric("largest-contentful-paint"),
+        tbt: metric("total-blocking-time"),
+        cls: metric("cumulative-layout-shift"),
+      });
       console.log(`${page.name} ${page.path}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(", ")}`);
       for (const category of page.require) {
         if (scores[category] === 100) {
@@ -172,9 +182,14 @@ async function main() {
   load.after = os.loadavg().map((n) => n.toFixed(2));
   const out = arg("--json");
   if (out) fs.writeFileSync(out, JSON.stringify({ lighthouse: LIGHTHOUSE, node: process.version, chrome: CHROME, load, pages: measured }, null, 2));
-  console.log(`lighthouse ${LIGHTHOUSE} (Node ${process.version}, ${CHROME}) against ${server.url}; load average before ${load.before.join(" ")}, after ${load.after.join(" ")}`);
+  console.log(
+    `lighthouse ${LIGHTHOUSE} (Node ${process.version}, ${CHROME}) against ${server.url}; load average before ${load.before.join(" ")}, after ${load.after.join(" ")}`,
+  );
   console.log("| page | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |");
-  for (const m of measured) console.log(`| ${m.page} | ${m.scores.performance} | ${m.scores.accessibility} | ${m.scores["best-practices"]} | ${m.scores.seo} | ${m.fcp} | ${m.lcp} | ${m.tbt} | ${m.cls} |`);
+  for (const m of measured)
+    console.log(
+      `| ${m.page} | ${m.scores.performance} | ${m.scores.accessibility} | ${m.scores["best-practices"]} | ${m.scores.seo} | ${m.fcp} | ${m.lcp} | ${m.tbt} | ${m.cls} |`,
+    );
   console.log(`${totals.passed} passed, ${totals.failed} failed of ${totals.passed + totals.failed}`);
   console.log(JSON.stringify(totals));
   if (totals.failed > 0) process.exitCode = 1;

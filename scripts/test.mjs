@@ -61,6 +61,7 @@ if (!fs.existsSync(path.join(root, "node_modules", ".bin", "next"))) {
 for (const [name, args] of [
   ["typecheck", ["tsc", "--noEmit"]],
   ["lint", ["eslint", "."]],
+  ["format", ["prettier", "--check", "--log-level", "warn", "."]],
 ]) {
   if (run("npx", args) === 0) totals.passed += 1;
   else {

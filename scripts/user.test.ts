@@ -10,7 +10,11 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "field-notes-user-cli-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function user(args: string[], input = "") {
-  const r = spawnSync(path.resolve("node_modules/.bin/tsx"), ["scripts/user.ts", ...args], { env: { ...process.env, DATA_DIR: dataDir }, input, encoding: "utf8" });
+  const r = spawnSync(path.resolve("node_modules/.bin/tsx"), ["scripts/user.ts", ...args], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    input,
+    encoding: "utf8",
+  });
   return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
 }
 
@@ -26,9 +30,15 @@ describe("npm run user", () => {
   });
 
   it("refuses what it cannot use, saying why", () => {
-    expect(user(["add", "bob", "--role", "admin"], "a long enough password\n")).toMatchObject({ code: 2, err: expect.stringContaining("--role must be author or reviewer") });
+    expect(user(["add", "bob", "--role", "admin"], "a long enough password\n")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--role must be author or reviewer"),
+    });
     expect(user(["add", "bob", "--role", "reviewer"], "short\n")).toMatchObject({ code: 1, err: "the password must be at least 10 characters long" });
-    expect(user(["add", "Bob Smith", "--role", "reviewer"], "a long enough password\n")).toMatchObject({ code: 1, err: expect.stringContaining('"Bob Smith" is not a usable account name') });
+    expect(user(["add", "Bob Smith", "--role", "reviewer"], "a long enough password\n")).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('"Bob Smith" is not a usable account name'),
+    });
     expect(user(["add", "alice", "--role", "reviewer"], "a long enough password\n")).toMatchObject({ code: 1, err: 'an account named "alice" already exists' });
     expect(user(["frobnicate"])).toMatchObject({ code: 2, err: expect.stringContaining('unknown command "frobnicate"') });
   });

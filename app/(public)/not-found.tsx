@@ -8,8 +8,8 @@ export default function NotFound() {
       <p className="kicker">404 · not found</p>
       <h1>There is no published note here</h1>
       <p className="lede">
-        The note, tag or phase in this address does not exist on the archive, or it has not been published. Check the ID (they
-        look like AFN-016), search, or browse every record.
+        The note, tag or phase in this address does not exist on the archive, or it has not been published. Check the ID (they look like AFN-016), search, or
+        browse every record.
       </p>
       <SearchForm id="not-found-q" />
       <p>

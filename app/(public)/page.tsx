@@ -33,7 +33,11 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
     const count = filterRecords(view.notes, query).length;
     const title = filterTitle(view, query);
     const meaning = status && !query.tag && !query.phase ? ` ${STATUS_MEANING[status]}` : "";
-    return pageMetadata({ title, description: `${count} of ${view.notes.length} notes of ${view.site.title}: ${title}.${meaning}`, path: recordsHref({ ...query, view: "cards", sort: "order", dir: "asc", group: false }) });
+    return pageMetadata({
+      title,
+      description: `${count} of ${view.notes.length} notes of ${view.site.title}: ${title}.${meaning}`,
+      path: recordsHref({ ...query, view: "cards", sort: "order", dir: "asc", group: false }),
+    });
   }
   return pageMetadata({ title: view.site.title, description: view.site.lede, path: "/", absoluteTitle: true });
 }

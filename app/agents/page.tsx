@@ -65,39 +65,36 @@ export default async function AgentsPage() {
         <h2 id="protocol">The retrieval protocol</h2>
         <ol className={styles.steps}>
           <li>
-            <strong>Read the compact index</strong> — <Url href={urls.llms} /> or <Url href={urls.indexMd} /> (or <Url href={urls.indexJson} />):
-            one line per note, at most {ENTRY_BUDGET} tokens each: ID and title linking the capsule, status and hard boundaries,
-            one-line decision. Or ask <Url href={urls.search("transactional state", 5)} label={`${urls.base}/agents/search.json?q=…&limit=…`} />{" "}
-            for ranked entries.
+            <strong>Read the compact index</strong> — <Url href={urls.llms} /> or <Url href={urls.indexMd} /> (or <Url href={urls.indexJson} />
+            ): one line per note, at most {ENTRY_BUDGET} tokens each: ID and title linking the capsule, status and hard boundaries, one-line decision. Or ask{" "}
+            <Url href={urls.search("transactional state", 5)} label={`${urls.base}/agents/search.json?q=…&limit=…`} /> for ranked entries.
           </li>
           <li>
-            <strong>Load one capsule</strong> — <code>{urls.capsule("{id}", "md")}</code> (or <code>.json</code>): decision,
-            invariant, rejected shortcut, claim boundary, status and boundaries with their meaning, where the evidence is, related
-            notes and when to open the full note, in at most {CAPSULE_BUDGET} tokens.
+            <strong>Load one capsule</strong> — <code>{urls.capsule("{id}", "md")}</code> (or <code>.json</code>): decision, invariant, rejected shortcut, claim
+            boundary, status and boundaries with their meaning, where the evidence is, related notes and when to open the full note, in at most {CAPSULE_BUDGET}{" "}
+            tokens.
           </li>
           <li>
-            <strong>Open the full note only when its decision matches the task</strong> — <code>{urls.noteAs("{id}", "md")}</code>,{" "}
-            <code>.txt</code> or <code>.json</code>.
+            <strong>Open the full note only when its decision matches the task</strong> — <code>{urls.noteAs("{id}", "md")}</code>, <code>.txt</code> or{" "}
+            <code>.json</code>.
           </li>
         </ol>
         <p>
-          An agent that knows only this site&apos;s address starts at <Url href={urls.llms} />: it links every note&apos;s capsule, so
-          the second request already reads the capsule of the note that answers the task. Every page of the site has a Markdown
-          twin: its URL with .md added (index.md for /), or the same URL asked for with Accept: text/markdown.
+          An agent that knows only this site&apos;s address starts at <Url href={urls.llms} />: it links every note&apos;s capsule, so the second request
+          already reads the capsule of the note that answers the task. Every page of the site has a Markdown twin: its URL with .md added (index.md for /), or
+          the same URL asked for with Accept: text/markdown.
         </p>
 
         <h2 id="limits">Hard limits</h2>
         <p>
-          Three labels limit what a note may be used for. Every format carries them as flags (<code>flags.hypothesis</code>,{" "}
-          <code>flags.structural_only</code>, <code>flags.pinned_not_supported</code> in JSON; a <code>Flags:</code> line in text and
-          capsules) with the meaning below.
+          Three labels limit what a note may be used for. Every format carries them as flags (<code>flags.hypothesis</code>, <code>flags.structural_only</code>,{" "}
+          <code>flags.pinned_not_supported</code> in JSON; a <code>Flags:</code> line in text and capsules) with the meaning below.
         </p>
         <dl className={styles.limits}>
           {LIMIT_LEGEND.map((l) => (
             <div key={l.flag}>
               <dt>
-                {l.flag === "hypothesis" ? <StatusBadge status="hypothesis" link={false} /> : <BoundaryBadge boundary={l.flag} />}{" "}
-                <code>{l.flag}</code>
+                {l.flag === "hypothesis" ? <StatusBadge status="hypothesis" link={false} /> : <BoundaryBadge boundary={l.flag} />} <code>{l.flag}</code>
               </dt>
               <dd>{l.meaning}</dd>
             </div>
@@ -135,10 +132,9 @@ export default async function AgentsPage() {
 
         <h2 id="mcp">MCP</h2>
         <p>
-          A read-only Model Context Protocol server answers at <code>{urls.mcp}</code> over Streamable HTTP. It is stateless: each
-          POST is answered on its own, as JSON; there are no sessions or server-sent streams, so GET is 405. A notification is
-          accepted with 202. Requests whose <code>Host</code> or <code>Origin</code> is not this site&apos;s are refused (DNS rebinding
-          protection).
+          A read-only Model Context Protocol server answers at <code>{urls.mcp}</code> over Streamable HTTP. It is stateless: each POST is answered on its own,
+          as JSON; there are no sessions or server-sent streams, so GET is 405. A notification is accepted with 202. Requests whose <code>Host</code> or{" "}
+          <code>Origin</code> is not this site&apos;s are refused (DNS rebinding protection).
         </p>
         <table className={styles.table}>
           <caption>Tools (all read-only; results carry status, boundaries and flags as structured fields, each with an output schema)</caption>
@@ -151,49 +147,63 @@ export default async function AgentsPage() {
           </thead>
           <tbody>
             <tr>
-              <td><code>{MCP_TOOLS[0]}</code></td>
-              <td><code>query</code>, <code>limit</code></td>
+              <td>
+                <code>{MCP_TOOLS[0]}</code>
+              </td>
+              <td>
+                <code>query</code>, <code>limit</code>
+              </td>
               <td>ranked index entries with the matching passage</td>
             </tr>
             <tr>
-              <td><code>{MCP_TOOLS[1]}</code></td>
-              <td><code>status</code>, <code>tag</code>, <code>phase</code> (all optional)</td>
+              <td>
+                <code>{MCP_TOOLS[1]}</code>
+              </td>
+              <td>
+                <code>status</code>, <code>tag</code>, <code>phase</code> (all optional)
+              </td>
               <td>the compact index, filtered</td>
             </tr>
             <tr>
-              <td><code>{MCP_TOOLS[2]}</code></td>
-              <td><code>id</code></td>
+              <td>
+                <code>{MCP_TOOLS[2]}</code>
+              </td>
+              <td>
+                <code>id</code>
+              </td>
               <td>the capsule</td>
             </tr>
             <tr>
-              <td><code>{MCP_TOOLS[3]}</code></td>
-              <td><code>id</code>, <code>format</code>: markdown, text or json</td>
+              <td>
+                <code>{MCP_TOOLS[3]}</code>
+              </td>
+              <td>
+                <code>id</code>, <code>format</code>: markdown, text or json
+              </td>
               <td>the full note</td>
             </tr>
           </tbody>
         </table>
         <p>
           Every published note is also a resource: <code>{`${urls.base}/notes/{id}.{format}`}</code> (md, txt or json) and its capsule{" "}
-          <code>{`${urls.base}/agents/capsules/{id}.{format}`}</code> (md or json), both advertised by resources/templates/list, with
-          note IDs completed. The prompt retrieval_protocol carries the protocol and the hard-boundary rules for a task. A client
-          configuration:
+          <code>{`${urls.base}/agents/capsules/{id}.{format}`}</code> (md or json), both advertised by resources/templates/list, with note IDs completed. The
+          prompt retrieval_protocol carries the protocol and the hard-boundary rules for a task. A client configuration:
         </p>
         <pre className={styles.code}>{JSON.stringify({ mcpServers: { "field-notes": { type: "http", url: urls.mcp } } }, null, 2)}</pre>
 
         <h2 id="caching">Provenance and caching</h2>
         <ul>
           <li>
-            Every response names the commit it was built from: the <code>X-Content-Commit</code> header, and a <code>commit</code>{" "}
-            field in JSON.
+            Every response names the commit it was built from: the <code>X-Content-Commit</code> header, and a <code>commit</code> field in JSON.
           </li>
           <li>
-            Its <code>ETag</code> is derived from that commit; send it back in <code>If-None-Match</code> and an unchanged archive
-            answers <code>304 Not Modified</code>. <code>Cache-Control: public, max-age=0, must-revalidate</code>: always revalidate.
+            Its <code>ETag</code> is derived from that commit; send it back in <code>If-None-Match</code> and an unchanged archive answers{" "}
+            <code>304 Not Modified</code>. <code>Cache-Control: public, max-age=0, must-revalidate</code>: always revalidate.
           </li>
           <li>GET is open to every origin (CORS), so a browser-based agent can read it too.</li>
           <li>
-            Every page asked for with <code>Accept: text/markdown</code> answers its Markdown twin, with <code>Vary: Accept</code>; the
-            HTML names the twin in a <code>Link</code> header.
+            Every page asked for with <code>Accept: text/markdown</code> answers its Markdown twin, with <code>Vary: Accept</code>; the HTML names the twin in a{" "}
+            <code>Link</code> header.
           </li>
         </ul>
 
@@ -203,9 +213,8 @@ export default async function AgentsPage() {
         <h2 id="closeout">Operator closeout contract</h2>
         <p>{site.agents.operator_contract}</p>
         <p>
-          In short: a verified phase closes with a new evidence-bound note or an explicit no-new-decision record; each phase&apos;s
-          record is in <Url href={`${urls.base}/agents/phases.json`} />.{" "}
-          {site.operator_scope}
+          In short: a verified phase closes with a new evidence-bound note or an explicit no-new-decision record; each phase&apos;s record is in{" "}
+          <Url href={`${urls.base}/agents/phases.json`} />. {site.operator_scope}
         </p>
 
         <h2 id="core">{site.core_heading}</h2>
@@ -213,8 +222,8 @@ export default async function AgentsPage() {
         <ol className={styles.core}>
           {view.core.map((n) => (
             <li key={n.id}>
-              <span className="id">{n.id}</span> {n.title} — <a href={urls.capsule(n.id, "md")}>capsule</a> ·{" "}
-              <a href={urls.noteAs(n.id, "md")}>Markdown</a> · <a href={urls.note(n.id)}>page</a>
+              <span className="id">{n.id}</span> {n.title} — <a href={urls.capsule(n.id, "md")}>capsule</a> · <a href={urls.noteAs(n.id, "md")}>Markdown</a> ·{" "}
+              <a href={urls.note(n.id)}>page</a>
             </li>
           ))}
         </ol>
@@ -241,7 +250,12 @@ function Formats({ urls, example }: { urls: AgentUrls; example: string }) {
     { what: "llms.txt", pattern: "/llms.txt", media: "text/plain", href: urls.llms },
     { what: "Every note in full", pattern: "/llms-full.txt", media: "text/plain", href: urls.llmsFull },
     { what: "Every page in Markdown", pattern: "/agents/pages.txt", media: "text/plain", href: urls.pagesTxt },
-    { what: "JSON Schemas", pattern: "/agents/schema/{note|index-entry|capsule|index|search}.json", media: "application/schema+json", href: urls.schema("note") },
+    {
+      what: "JSON Schemas",
+      pattern: "/agents/schema/{note|index-entry|capsule|index|search}.json",
+      media: "application/schema+json",
+      href: urls.schema("note"),
+    },
   ];
   return (
     <table className={styles.table}>

@@ -21,7 +21,12 @@ import { atomFeed } from "./atom";
 type Hostile = { id: string; title: string; summary: string; tags: string[]; phase: string; body: string };
 
 // One line per field: titles, tags and phases are single lines in the note schema.
-const oneLine = (s: string, max: number) => s.replace(/\s*\n\s*/g, " ").trim().slice(0, max).trim();
+const oneLine = (s: string, max: number) =>
+  s
+    .replace(/\s*\n\s*/g, " ")
+    .trim()
+    .slice(0, max)
+    .trim();
 
 const hostile: Hostile[] = [
   {
@@ -81,7 +86,16 @@ function elements(node: unknown, name: string, out: Record<string, unknown>[] = 
   return out;
 }
 
-const strict = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", parseTagValue: false, parseAttributeValue: false, trimValues: false, processEntities: true, htmlEntities: false, isArray: (name) => ["entry", "category", "link"].includes(name) });
+const strict = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  processEntities: true,
+  htmlEntities: false,
+  isArray: (name) => ["entry", "category", "link"].includes(name),
+});
 
 describe("/feed.xml with hostile notes", () => {
   it("is well-formed XML to a strict parser", () => {

@@ -62,7 +62,15 @@ function Thread(props: { noteId: string; heading: string; actor: Actor; thread: 
   const [reply, setReply] = useState("");
   const label = `Thread on ${props.heading}`;
   return (
-    <article id={`thread-${t.id}`} className={styles.thread} data-resolved={t.resolved || undefined} data-outdated={t.outdated || undefined} aria-label={label} data-thread={t.id} tabIndex={-1}>
+    <article
+      id={`thread-${t.id}`}
+      className={styles.thread}
+      data-resolved={t.resolved || undefined}
+      data-outdated={t.outdated || undefined}
+      aria-label={label}
+      data-thread={t.id}
+      tabIndex={-1}
+    >
       <p className={styles.markers}>
         <span className={styles.marker} data-state={t.resolved ? "resolved" : "open"}>
           {t.resolved ? "Resolved" : "Open"}
@@ -90,10 +98,19 @@ function Thread(props: { noteId: string; heading: string; actor: Actor; thread: 
         <label htmlFor={`reply-${t.id}`}>Reply to this thread</label>
         <textarea id={`reply-${t.id}`} className="input" rows={2} value={reply} onChange={(e) => setReply(e.target.value)} />
         <div className={styles.actions}>
-          <Button size="small" disabled={write.isPending || reply.trim() === ""} onClick={() => write.mutate({ action: "reply", thread: t.id, text: reply }, { onSuccess: () => setReply("") })}>
+          <Button
+            size="small"
+            disabled={write.isPending || reply.trim() === ""}
+            onClick={() => write.mutate({ action: "reply", thread: t.id, text: reply }, { onSuccess: () => setReply("") })}
+          >
             Reply
           </Button>
-          <Button size="small" variant="quiet" disabled={write.isPending} onClick={() => write.mutate({ action: t.resolved ? "reopen" : "resolve", thread: t.id })}>
+          <Button
+            size="small"
+            variant="quiet"
+            disabled={write.isPending}
+            onClick={() => write.mutate({ action: t.resolved ? "reopen" : "resolve", thread: t.id })}
+          >
             {t.resolved ? "Reopen" : "Resolve"}
           </Button>
         </div>
@@ -243,6 +260,9 @@ function selectedIn(section: SectionKey, source: string | undefined): string {
   if (!inside(selection.anchorNode) || !inside(selection.focusNode)) return "";
   const text = selection.toString().trim();
   if (text.length <= 1000 && source.includes(text)) return text;
-  const lines = text.split(/\n+/).map((l) => l.trim()).filter((l) => l.length > 0 && l.length <= 1000 && source.includes(l));
+  const lines = text
+    .split(/\n+/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && l.length <= 1000 && source.includes(l));
   return lines.sort((x, y) => y.length - x.length)[0] ?? "";
 }

@@ -29,8 +29,19 @@ const ROWS: { key: Key; label: string; text: boolean }[] = [
 
 type Value = string | string[] | { rank: number; label: string } | null;
 
-const get = (f: NoteFields, key: Key): Value => (key in f.sections ? f.sections[key as keyof NoteFields["sections"]] : (f[key as keyof Omit<NoteFields, "sections">] as Value));
-const show = (v: Value) => (v === null ? "(none)" : typeof v === "string" ? v : Array.isArray(v) ? v.map((x) => x.trim()).filter(Boolean).join(", ") : `rank ${v.rank}: ${v.label}`);
+const get = (f: NoteFields, key: Key): Value =>
+  key in f.sections ? f.sections[key as keyof NoteFields["sections"]] : (f[key as keyof Omit<NoteFields, "sections">] as Value);
+const show = (v: Value) =>
+  v === null
+    ? "(none)"
+    : typeof v === "string"
+      ? v
+      : Array.isArray(v)
+        ? v
+            .map((x) => x.trim())
+            .filter(Boolean)
+            .join(", ")
+        : `rank ${v.rank}: ${v.label}`;
 const same = (a: Value, b: Value) => JSON.stringify(a) === JSON.stringify(b);
 
 function set(f: NoteFields, key: Key, v: Value): NoteFields {
@@ -62,8 +73,8 @@ export function ConflictView({ sides, onResolve, onCancel }: { sides: ConflictSi
     <section className={styles.conflict} aria-labelledby="conflict-heading">
       <h2 id="conflict-heading">This note changed while you were editing</h2>
       <p>
-        {sides.by} saved a newer version. Nothing of yours was saved and nothing is lost: for each field that differs, choose
-        yours, theirs, or edit the merged text, then continue in the editor and save.
+        {sides.by} saved a newer version. Nothing of yours was saved and nothing is lost: for each field that differs, choose yours, theirs, or edit the merged
+        text, then continue in the editor and save.
       </p>
       {differing.length === 0 ? <p>Both versions have the same fields; continuing keeps them.</p> : null}
       {differing.map((r) => {
@@ -95,7 +106,12 @@ export function ConflictView({ sides, onResolve, onCancel }: { sides: ConflictSi
             {r.text ? (
               <>
                 <label htmlFor={id}>Merged {r.label}</label>
-                <textarea id={id} rows={Math.min(12, Math.max(2, String(current).split("\n").length + 1))} value={String(current ?? "")} onChange={(e) => setMerged((m) => set(m, r.key, e.target.value))} />
+                <textarea
+                  id={id}
+                  rows={Math.min(12, Math.max(2, String(current).split("\n").length + 1))}
+                  value={String(current ?? "")}
+                  onChange={(e) => setMerged((m) => set(m, r.key, e.target.value))}
+                />
               </>
             ) : (
               <p className={styles.hint}>

@@ -8,7 +8,12 @@ export function FieldError({ id, problems }: { id: string; problems: Where[] }) 
     <ul id={id} className={styles.fieldError} role="list">
       {problems.map((p, i) => (
         <li key={i}>
-          {p.line ? <span className={styles.where}>line {p.line}{p.column ? `, column ${p.column}` : ""}: </span> : null}
+          {p.line ? (
+            <span className={styles.where}>
+              line {p.line}
+              {p.column ? `, column ${p.column}` : ""}:{" "}
+            </span>
+          ) : null}
           {p.message}
           {p.excerpt ? (
             <>

@@ -201,7 +201,12 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
     }
     const body = error.body as Record<string, unknown> & { error: { code: string; message: string; where?: Where[]; unmet?: string[] } };
     if (error.status === 409 && body.theirs && (body.error.code === "stale-revision" || body.error.code === "main-changed")) {
-      const theirs = body.theirs as { fields: NoteFields | null; revision?: string; lastChange?: { author: { name: string } } | null; author?: { name: string } };
+      const theirs = body.theirs as {
+        fields: NoteFields | null;
+        revision?: string;
+        lastChange?: { author: { name: string } } | null;
+        author?: { name: string };
+      };
       if (theirs.fields) {
         setConflict({
           theirs: theirs.fields,
@@ -232,7 +237,10 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           if (conflict.main) setMainSeen(conflict.main);
           else setBase({ revision: conflict.revision, fields: conflict.theirs });
           setConflict(null);
-          setMessage({ kind: "ok", text: conflict.main ? "Merged with main's version: save the draft, then publish." : "Merged: review it and save the draft." });
+          setMessage({
+            kind: "ok",
+            text: conflict.main ? "Merged with main's version: save the draft, then publish." : "Merged: review it and save the draft.",
+          });
         }}
       />
     );
@@ -270,7 +278,10 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
               <>
                 {" "}
                 Last saved by {change.author.name}, {versionLabel(change.date, tz)}
-                {tz ? " UTC" : ""} <span className={styles.commitId} title="The commit that saved this version">{change.commit.slice(0, 7)}</span>
+                {tz ? " UTC" : ""}{" "}
+                <span className={styles.commitId} title="The commit that saved this version">
+                  {change.commit.slice(0, 7)}
+                </span>
               </>
             ) : null}
           </p>
@@ -278,8 +289,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
 
         {readOnly ? (
           <p className={styles.banner}>
-            You review drafts; authors write them. Comments and verdicts are on{" "}
-            <Link href={`/studio/notes/${id}/review`}>the review page</Link>.
+            You review drafts; authors write them. Comments and verdicts are on <Link href={`/studio/notes/${id}/review`}>the review page</Link>.
           </p>
         ) : null}
         {offer ? (
@@ -327,10 +337,33 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           </div>
         ) : null}
 
-        <TextField label="Title" value={fields.title} problems={problemsAt("title")} readOnly={readOnly} onBlur={blur("title")} onChange={(title) => edit("title", { ...fields, title })} />
-        <TextField label="Summary" multiline hint="One or two sentences: the decision as a reader meets it in the index." value={fields.summary} problems={problemsAt("summary")} readOnly={readOnly} onBlur={blur("summary")} onChange={(summary) => edit("summary", { ...fields, summary })} />
+        <TextField
+          label="Title"
+          value={fields.title}
+          problems={problemsAt("title")}
+          readOnly={readOnly}
+          onBlur={blur("title")}
+          onChange={(title) => edit("title", { ...fields, title })}
+        />
+        <TextField
+          label="Summary"
+          multiline
+          hint="One or two sentences: the decision as a reader meets it in the index."
+          value={fields.summary}
+          problems={problemsAt("summary")}
+          readOnly={readOnly}
+          onBlur={blur("summary")}
+          onChange={(summary) => edit("summary", { ...fields, summary })}
+        />
         <div className={styles.pair}>
-          <PhaseField value={fields.phase} phases={view.phases} problems={problemsAt("phase")} readOnly={readOnly} onBlur={blur("phase")} onChange={(phase) => edit("phase", { ...fields, phase })} />
+          <PhaseField
+            value={fields.phase}
+            phases={view.phases}
+            problems={problemsAt("phase")}
+            readOnly={readOnly}
+            onBlur={blur("phase")}
+            onChange={(phase) => edit("phase", { ...fields, phase })}
+          />
           <ChipsField
             label="Tags"
             hint="Press Enter or a comma after each tag."
@@ -354,8 +387,21 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           onBlur={blur("related")}
           onChange={(related) => edit("related", { ...fields, related })}
         />
-        <BoundariesField value={fields.boundaries} problems={problemsAt("boundaries")} readOnly={readOnly} onBlur={blur("boundaries")} onChange={(boundaries) => edit("boundaries", { ...fields, boundaries })} />
-        <CoreFields value={fields.core} rankProblems={problemsAt("core.rank")} labelProblems={[...problemsAt("core.label"), ...problemsAt("core")]} readOnly={readOnly} onBlur={blur("core.rank")} onChange={(core) => edit("core.rank", { ...fields, core })} />
+        <BoundariesField
+          value={fields.boundaries}
+          problems={problemsAt("boundaries")}
+          readOnly={readOnly}
+          onBlur={blur("boundaries")}
+          onChange={(boundaries) => edit("boundaries", { ...fields, boundaries })}
+        />
+        <CoreFields
+          value={fields.core}
+          rankProblems={problemsAt("core.rank")}
+          labelProblems={[...problemsAt("core.label"), ...problemsAt("core")]}
+          readOnly={readOnly}
+          onBlur={blur("core.rank")}
+          onChange={(core) => edit("core.rank", { ...fields, core })}
+        />
 
         {SECTIONS.map(({ key, heading }) => (
           <div key={key}>
@@ -374,7 +420,15 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
         ))}
 
         {view.published && base.fields.boundaries.some((b) => !fields.boundaries.includes(b)) ? (
-          <TextField label="Why remove a boundary" hint="Readers and agents rely on boundaries; say why this one no longer applies." value={reason} problems={problemsAt("boundaries-reason")} readOnly={readOnly} onBlur={() => undefined} onChange={setReason} />
+          <TextField
+            label="Why remove a boundary"
+            hint="Readers and agents rely on boundaries; say why this one no longer applies."
+            value={reason}
+            problems={problemsAt("boundaries-reason")}
+            readOnly={readOnly}
+            onBlur={() => undefined}
+            onChange={setReason}
+          />
         ) : null}
 
         {readOnly ? null : (
@@ -382,7 +436,12 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
             label="Save draft"
             disabled={busy}
             message={message}
-            state={{ source: isNew ? "new" : view.source === "new" ? "claimed" : view.source, savedAt: change?.date ?? null, unsaved: changes.length, saving: save.isPending || create.isPending }}
+            state={{
+              source: isNew ? "new" : view.source === "new" ? "claimed" : view.source,
+              savedAt: change?.date ?? null,
+              unsaved: changes.length,
+              saving: save.isPending || create.isPending,
+            }}
           />
         )}
       </form>

@@ -22,7 +22,13 @@ export function PublishPanel(props: { view: NoteView; actor: Actor; blockers: st
     <section className={styles.panel} aria-labelledby="publish-heading">
       <h2 id="publish-heading">Publish</h2>
       <p className={styles.hint}>Puts the saved draft onto the public site and the agent formats, as one commit that touches only this note.</p>
-      <button type="button" className={buttonClass("primary")} disabled={props.busy || unmet.length > 0} aria-describedby={unmet.length ? "unmet-publish" : undefined} onClick={props.onPublish}>
+      <button
+        type="button"
+        className={buttonClass("primary")}
+        disabled={props.busy || unmet.length > 0}
+        aria-describedby={unmet.length ? "unmet-publish" : undefined}
+        onClick={props.onPublish}
+      >
         Publish
       </button>
       {unmet.length ? (

@@ -19,9 +19,7 @@ export function ReviewPanel({ id, reviewer }: { id: string; reviewer: boolean })
     <section className={styles.panel} aria-labelledby="review-heading">
       <h2 id="review-heading">Review</h2>
       {review ? (
-        <p>
-          {open.length === 0 ? "No open threads." : `${open.length} open thread${open.length === 1 ? "" : "s"}:`}
-        </p>
+        <p>{open.length === 0 ? "No open threads." : `${open.length} open thread${open.length === 1 ? "" : "s"}:`}</p>
       ) : (
         <p className={styles.hint}>{isError ? "The review could not be read just now." : "Reading the review…"}</p>
       )}

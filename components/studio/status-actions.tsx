@@ -45,7 +45,10 @@ export function StatusActions(props: { view: NoteView; actor: Actor; blockers: s
         {actions.map(({ to, label }) => {
           const asks = label.endsWith("…");
           // A "…" action opens its form; what the form asks for is not yet missing.
-          const unmet = unmetFor(to, asks ? { reason: "(asked next)", superseded_by: to === "superseded" ? (view.publishedIds.find((i) => i !== view.id) ?? "") : undefined } : {});
+          const unmet = unmetFor(
+            to,
+            asks ? { reason: "(asked next)", superseded_by: to === "superseded" ? (view.publishedIds.find((i) => i !== view.id) ?? "") : undefined } : {},
+          );
           const id = `unmet-${to}`;
           return (
             <li key={to}>

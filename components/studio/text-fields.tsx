@@ -12,7 +12,9 @@ type Common = { problems: Where[]; readOnly: boolean; onBlur: () => void };
 
 const idOf = (label: string) => `field-${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
 
-export function TextField(props: Common & { label: string; hint?: string; value: string; multiline?: boolean; suggestions?: string[]; onChange: (v: string) => void }) {
+export function TextField(
+  props: Common & { label: string; hint?: string; value: string; multiline?: boolean; suggestions?: string[]; onChange: (v: string) => void },
+) {
   const id = idOf(props.label);
   const errorId = `${id}-errors`;
   const shared = {
@@ -190,7 +192,13 @@ export function BoundariesField(props: Common & { value: string[]; onChange: (v:
       <p className={styles.hint}>Hard limits on what the note claims; readers and agents treat them as such.</p>
       {BOUNDARIES.map((b) => (
         <label key={b} className={styles.check}>
-          <input type="checkbox" checked={props.value.includes(b)} disabled={props.readOnly} onChange={(e) => toggle(b, e.target.checked)} onBlur={props.onBlur} />
+          <input
+            type="checkbox"
+            checked={props.value.includes(b)}
+            disabled={props.readOnly}
+            onChange={(e) => toggle(b, e.target.checked)}
+            onBlur={props.onBlur}
+          />
           <span>
             <strong>{BOUNDARY_LABEL[b]}</strong> <span className={styles.hint}>{BOUNDARY_MEANING[b]}</span>
           </span>
@@ -202,7 +210,14 @@ export function BoundariesField(props: Common & { value: string[]; onChange: (v:
 }
 
 /** Core rank and label: set both to list the note under "Start with the architecture", clear both to leave it out. */
-export function CoreFields(props: { rankProblems: Where[]; labelProblems: Where[]; readOnly: boolean; onBlur: () => void; value: { rank: number; label: string } | null; onChange: (v: { rank: number; label: string } | null) => void }) {
+export function CoreFields(props: {
+  rankProblems: Where[];
+  labelProblems: Where[];
+  readOnly: boolean;
+  onBlur: () => void;
+  value: { rank: number; label: string } | null;
+  onChange: (v: { rank: number; label: string } | null) => void;
+}) {
   const rank = props.value && Number.isFinite(props.value.rank) ? String(props.value.rank) : "";
   const label = props.value?.label ?? "";
   const change = (nextRank: string, nextLabel: string) =>

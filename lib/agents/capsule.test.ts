@@ -26,7 +26,15 @@ describe("capsules of the archive's notes", () => {
     expect(c.rejected_shortcut.length).toBeGreaterThan(20);
     expect(c.claim_boundary.length).toBeGreaterThan(20);
     const md = capsuleMarkdown(c);
-    for (const label of ["Decision:", "Invariant:", "Rejected shortcut:", "Claim boundary:", "Evidence:", "Related:", "Full note: https://notes.example.org/notes/AFN-010.md"]) {
+    for (const label of [
+      "Decision:",
+      "Invariant:",
+      "Rejected shortcut:",
+      "Claim boundary:",
+      "Evidence:",
+      "Related:",
+      "Full note: https://notes.example.org/notes/AFN-010.md",
+    ]) {
       expect(md).toContain(label);
     }
   });

@@ -48,13 +48,7 @@ export function buildCapsule(note: Note, view: CapsuleView, urls: AgentUrls): Ca
   }
 }
 
-function assemble(
-  note: Note,
-  view: CapsuleView,
-  urls: AgentUrls,
-  whole: Record<Clippable, string>,
-  caps: Record<Clippable, number>,
-): Capsule {
+function assemble(note: Note, view: CapsuleView, urls: AgentUrls, whole: Record<Clippable, string>, caps: Record<Clippable, number>): Capsule {
   const field = (k: Clippable) => clipToTokens(whole[k], caps[k]);
   const clipped = CLIPPABLE.filter((k) => field(k) !== whole[k]);
   // Only published notes may be named: a related draft stays invisible.

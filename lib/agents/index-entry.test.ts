@@ -28,7 +28,9 @@ describe("compact index entries of the archive's notes", () => {
 
   it("are one llmstxt.org link line: ID and title linking the capsule, status and boundaries, core rank, decision", () => {
     const afn003 = indexEntryMarkdown(view.byId.get("AFN-003")!, urls);
-    expect(afn003).toMatch(/^- \[AFN-003: 320 million embedding rows without a 320 million-entry index\]\(https:\/\/notes\.example\.org\/agents\/capsules\/AFN-003\.md\): /);
+    expect(afn003).toMatch(
+      /^- \[AFN-003: 320 million embedding rows without a 320 million-entry index\]\(https:\/\/notes\.example\.org\/agents\/capsules\/AFN-003\.md\): /,
+    );
     expect(afn003).toContain("): verified-structural, structural-only; core 3. Store the 320 million PLE embedding rows");
     expect(afn003).not.toContain("\n");
     expect(indexEntryMarkdown(view.byId.get("AFN-021")!, urls)).toContain("): hypothesis. ");

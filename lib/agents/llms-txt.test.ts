@@ -24,7 +24,12 @@ describe("/llms.txt", () => {
 
   it("carries the status rules in its prose", () => {
     expect(parsed.info).toContain(view.site.agents.retrieval);
-    for (const rule of ["hypothesis: Proposed, not verified", "structural-only: Hard limit: proves structure only", "pinned-not-supported: Hard limit", "retracted: Withdrawn"]) {
+    for (const rule of [
+      "hypothesis: Proposed, not verified",
+      "structural-only: Hard limit: proves structure only",
+      "pinned-not-supported: Hard limit",
+      "retracted: Withdrawn",
+    ]) {
       expect(parsed.info).toContain(rule);
     }
     expect(parsed.info).toContain(view.commit);
@@ -77,10 +82,22 @@ describe("/llms-full.txt", () => {
 });
 
 describe("/llms.txt phases", () => {
-  const open = { phase: { name: "6 architecture", slug: "6-architecture", status: "open" as const, description: "", reopenings: [] }, file: "phases/6-architecture.yaml", notes: view.notes.filter((n) => n.phase === "6 architecture"), delta: ["AFN-016"] };
+  const open = {
+    phase: { name: "6 architecture", slug: "6-architecture", status: "open" as const, description: "", reopenings: [] },
+    file: "phases/6-architecture.yaml",
+    notes: view.notes.filter((n) => n.phase === "6 architecture"),
+    delta: ["AFN-016"],
+  };
   const closed = {
     ...open,
-    phase: { ...open.phase, name: "5", slug: "5", status: "closed" as const, closed: "2026-12-02", closeout: { kind: "no-delta" as const, by: "ada", at: "2026-12-02", why: "Nothing about the architecture changed in this phase." } },
+    phase: {
+      ...open.phase,
+      name: "5",
+      slug: "5",
+      status: "closed" as const,
+      closed: "2026-12-02",
+      closeout: { kind: "no-delta" as const, by: "ada", at: "2026-12-02", why: "Nothing about the architecture changed in this phase." },
+    },
   };
   const parsed = parseLlmsTxt(llmsTxt(view, urls, [open, closed]));
 

@@ -29,9 +29,17 @@ export function llmsTxt(view: LlmsView, urls: AgentUrls, phases: PhasesView["pha
     ...header(view, urls),
     "## For agents",
     "",
-    link("Agent guide", urls.guide, `the protocol, every format and URL pattern (the index as JSON: ${urls.indexJson}), status and boundary rules, archive policy, closeout contract`),
+    link(
+      "Agent guide",
+      urls.guide,
+      `the protocol, every format and URL pattern (the index as JSON: ${urls.indexJson}), status and boundary rules, archive policy, closeout contract`,
+    ),
     // Every link here is a page with an HTML form too, so a crawler sampling these links finds pages.
-    link("Search", `${urls.base}/search.md?q=transactional+state`, `ranked results for a query (put your task's words in q); as index entries in JSON: ${urls.base}/agents/search.json?q=…&limit=…`),
+    link(
+      "Search",
+      `${urls.base}/search.md?q=transactional+state`,
+      `ranked results for a query (put your task's words in q); as index entries in JSON: ${urls.base}/agents/search.json?q=…&limit=…`,
+    ),
     // The endpoint itself answers only POST; the link goes to where the guide explains it.
     link("MCP", `${urls.guide}#mcp`, `read-only Streamable HTTP, POST ${urls.mcp}: tools, note resources, a retrieval prompt`),
     "",
@@ -93,7 +101,9 @@ export function pagesTxt(view: Pick<PublishedView, "site" | "notes">, urls: Agen
     "",
     ...view.notes.map((n) => link(`History of ${n.id}`, `${urls.base}/notes/${n.id}/history.md`, "every published revision")),
     "",
-    ...(phases.length ? ["## Phases", "", ...phases.map((p) => link(`Phase ${p.phase.name}`, `${urls.base}/phases/${p.phase.slug}.md`, p.phase.status)), ""] : []),
+    ...(phases.length
+      ? ["## Phases", "", ...phases.map((p) => link(`Phase ${p.phase.name}`, `${urls.base}/phases/${p.phase.slug}.md`, p.phase.status)), ""]
+      : []),
     ...(tags.length ? ["## Tags", "", ...tags.map((t) => link(`Tag ${t}`, urls.tagMd(t), "notes with this tag")), ""] : []),
   ].join("\n");
 }
@@ -102,10 +112,7 @@ const SEPARATOR = "-".repeat(72);
 
 function header(view: LlmsView, urls: AgentUrls): string[] {
   const { site } = view;
-  const rules = [
-    ...LIMIT_LEGEND.map((l) => `${l.flag}: ${l.meaning}`),
-    ...(["superseded", "retracted"] as const).map((s) => `${s}: ${STATUS_MEANING[s]}`),
-  ];
+  const rules = [...LIMIT_LEGEND.map((l) => `${l.flag}: ${l.meaning}`), ...(["superseded", "retracted"] as const).map((s) => `${s}: ${STATUS_MEANING[s]}`)];
   return [
     `# ${site.title}`,
     "",

@@ -98,7 +98,12 @@ describe("MCP prompts", () => {
     const text = (plain.messages[0]?.content as { text: string }).text;
     expect(text).toContain("Task: make a chunk of inference transactional");
     expect(text).toContain("Start from the compact index, load one retrieval capsule");
-    for (const rule of ["- hypothesis: Proposed, not verified", "- structural-only: Hard limit", "- pinned-not-supported: Hard limit", "- retracted: Withdrawn"]) {
+    for (const rule of [
+      "- hypothesis: Proposed, not verified",
+      "- structural-only: Hard limit",
+      "- pinned-not-supported: Hard limit",
+      "- retracted: Withdrawn",
+    ]) {
       expect(text).toContain(rule);
     }
     expect(text).toContain(`[AFN-010: One bank flip is enough: make the whole inference chunk transactional](${SITE}/agents/capsules/AFN-010.md)`);

@@ -128,11 +128,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
       const note = view.byId.get(id);
       if (!note) return unknown(id);
       const content =
-        format === "json"
-          ? JSON.stringify(noteJson(note, view, urls), null, 2)
-          : format === "text"
-            ? noteText(note, view, urls)
-            : noteMarkdown(note, view);
+        format === "json" ? JSON.stringify(noteJson(note, view, urls), null, 2) : format === "text" ? noteText(note, view, urls) : noteMarkdown(note, view);
       const result = {
         commit: view.commit,
         id,
@@ -191,7 +187,11 @@ function registerNoteResources(server: McpServer, view: PublishedView, urls: Age
       list: undefined,
       complete: { id: completeId, format: (v) => ["md", "json"].filter((f) => f.startsWith(v.toLowerCase())) },
     }),
-    { title: "A note's retrieval capsule", description: "Decision, invariant, rejected shortcut, claim boundary, status and limits in at most 350 tokens (md or json).", mimeType: "text/markdown" },
+    {
+      title: "A note's retrieval capsule",
+      description: "Decision, invariant, rejected shortcut, claim boundary, status and limits in at most 350 tokens (md or json).",
+      mimeType: "text/markdown",
+    },
     (uri, { id, format }) => {
       const note = view.byId.get(String(id));
       if (!note) throw new Error(`No published note ${String(id)}; resources/list and list_notes name the published ones.`);
@@ -216,7 +216,9 @@ function registerRetrievalPrompt(server: McpServer, view: PublishedView, urls: A
       description: "The retrieval protocol and the hard-boundary rules, with the compact index (or one note's capsule) to work from.",
       argsSchema: {
         task: z.string().min(1).max(2000).describe("What you are working on, in a sentence or two"),
-        id: completable(z.string().max(40).optional().describe("A note ID to start from, e.g. AFN-016 (optional)"), (value) => completeNoteId(view, value ?? "")),
+        id: completable(z.string().max(40).optional().describe("A note ID to start from, e.g. AFN-016 (optional)"), (value) =>
+          completeNoteId(view, value ?? ""),
+        ),
       },
     },
     ({ task, id }) => {
@@ -270,6 +272,10 @@ function unknown(id: string): CallToolResult {
 
 /** "5", "Phase 5" and "phase 5" name the same phase. */
 function samePhase(notePhase: string, asked: string): boolean {
-  const norm = (s: string) => s.trim().toLowerCase().replace(/^phase\s+/, "");
+  const norm = (s: string) =>
+    s
+      .trim()
+      .toLowerCase()
+      .replace(/^phase\s+/, "");
   return norm(notePhase) === norm(asked);
 }

@@ -14,9 +14,7 @@ export function prefersMarkdown(accept: string | null): boolean {
   if (!md || md.q === 0) return false;
   // HTML's rank is its most specific range: text/html, else text/*, else */*.
   const html =
-    best(ranges.filter((r) => r.type === "text/html")) ??
-    best(ranges.filter((r) => r.type === "text/*")) ??
-    best(ranges.filter((r) => r.type === "*/*"));
+    best(ranges.filter((r) => r.type === "text/html")) ?? best(ranges.filter((r) => r.type === "text/*")) ?? best(ranges.filter((r) => r.type === "*/*"));
   if (!html) return true;
   return md.q > html.q || (md.q === html.q && md.at < html.at);
 }

@@ -32,7 +32,12 @@ describe("a note's diagrams and code in the agent formats", () => {
   it("LLM text and JSON keep the Mermaid source", () => {
     // .txt shows code as an indented block (lib/agents/plain-text.ts), every line of the source kept.
     const text = noteText(note, view, urls);
-    expect(text).toContain(diagram.split("\n").map((line) => `    ${line}`).join("\n"));
+    expect(text).toContain(
+      diagram
+        .split("\n")
+        .map((line) => `    ${line}`)
+        .join("\n"),
+    );
     expect(text).not.toContain("<svg");
     const json = noteJson(note, view, urls);
     expect(JSON.stringify(json)).toContain(JSON.stringify(diagram).slice(1, -1));

@@ -31,7 +31,10 @@ export function noteMarkdown(note: Note, view: NoteView, urls?: AgentUrls): stri
   );
   // The note file's front matter ends at its second "---" line; the read-only keys go just before it.
   const close = file.indexOf("\n---\n", 3);
-  const images = urls && imagesOf(note).some((i) => parseAssetPath(i.src)) ? `# Image URLs are absolute here; the file in the repository references them as assets/${note.id}/<hash>.<ext>.\n` : "";
+  const images =
+    urls && imagesOf(note).some((i) => parseAssetPath(i.src))
+      ? `# Image URLs are absolute here; the file in the repository references them as assets/${note.id}/<hash>.<ext>.\n`
+      : "";
   const comment = `# Read-only, added for agents (remove ${READ_ONLY_KEYS.join(", ")} before committing this file back):\n${images}`;
   const pointer = urls ? `# For agents: the index of this archive is ${urls.llms}\n` : "";
   return `---\n${pointer}${file.slice(4, close + 1)}${comment}${added}${file.slice(close + 1)}`;
@@ -93,6 +96,10 @@ export function imageUrl(src: string, urls: AgentUrls): string {
 /** The note with each of its images (`![alt](assets/…)`, `[ref]: assets/…`) at its absolute URL, for readers outside the site. */
 function withAbsoluteImages(note: Note, urls: AgentUrls): Note {
   if (!imagesOf(note).length) return note;
-  const absolute = (text: string) => text.replace(/(\]\(\s*<?|\]:[ \t]*<?)(assets\/[A-Z][A-Z0-9]*-\d{3,}\/[0-9a-f]{40}\.(?:png|jpg|webp|gif|svg))/g, (_, lead: string, path: string) => `${lead}${imageUrl(path, urls)}`);
+  const absolute = (text: string) =>
+    text.replace(
+      /(\]\(\s*<?|\]:[ \t]*<?)(assets\/[A-Z][A-Z0-9]*-\d{3,}\/[0-9a-f]{40}\.(?:png|jpg|webp|gif|svg))/g,
+      (_, lead: string, path: string) => `${lead}${imageUrl(path, urls)}`,
+    );
   return { ...note, sections: Object.fromEntries(Object.entries(note.sections).map(([k, v]) => [k, absolute(v)])) as Note["sections"] };
 }

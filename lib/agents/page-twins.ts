@@ -137,7 +137,9 @@ export function phaseTwin(view: PublishedView, urls: AgentUrls, found: PhasePage
         "",
         `Status: ${phase.status === "closed" ? "closed" : "open"}.${phase.opened ? ` Opened ${phase.opened}.` : ""}${phase.closed ? ` Closed ${phase.closed}.` : ""}`,
         ...(record?.kind === "delta" ? ["", `Closed by ${record.by} on ${record.at} with a decision delta: ${record.notes.join(", ")}.`] : []),
-        ...(record?.kind === "no-delta" ? ["", `Closed by ${record.by} on ${record.at} with no new decision delta, because:`, "", `> ${oneLine(record.why)}`] : []),
+        ...(record?.kind === "no-delta"
+          ? ["", `Closed by ${record.by} on ${record.at} with no new decision delta, because:`, "", `> ${oneLine(record.why)}`]
+          : []),
         ...(phase.status === "open"
           ? [
               "",
@@ -232,7 +234,9 @@ export function searchTwin(view: PublishedView, urls: AgentUrls, q: string, hits
     // The tags the search matched, named as the result card names them ("Tag: sparse attention").
     const tags = note.tags.filter((t) => highlightRanges(t, h.terms).length > 0);
     const tagLine = tags.length ? `\n  ${tags.length === 1 ? "Tag" : "Tags"}: ${tags.map(escapeText).join(" · ")}` : "";
-    return [`- **${note.id}** ${STATUS_LABEL[note.status]} (${note.status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${passage}${tagLine}`];
+    return [
+      `- **${note.id}** ${STATUS_LABEL[note.status]} (${note.status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${passage}${tagLine}`,
+    ];
   });
   return page(urls, [
     "# Search",
@@ -347,14 +351,23 @@ export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry
     "",
     oneLine(site.core_intro),
     "",
-    ...view.core.map((n, i) => `${i + 1}. ${n.id} ${escapeText(n.title)} — [capsule](${urls.capsule(n.id, "md")}) · [Markdown](${urls.noteAs(n.id, "md")}) · [page](${urls.note(n.id)})`),
+    ...view.core.map(
+      (n, i) =>
+        `${i + 1}. ${n.id} ${escapeText(n.title)} — [capsule](${urls.capsule(n.id, "md")}) · [Markdown](${urls.noteAs(n.id, "md")}) · [page](${urls.note(n.id)})`,
+    ),
     "",
     `Built from commit ${view.commit}.`,
   ]);
 }
 
 function page(urls: AgentUrls, lines: string[]): string {
-  return `${withLlmsPointer(lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd(), urls)}\n`;
+  return `${withLlmsPointer(
+    lines
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trimEnd(),
+    urls,
+  )}\n`;
 }
 
 /** Text that Markdown must not read as markup: brackets (links) and a leading #, > or - . */

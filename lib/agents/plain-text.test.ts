@@ -26,7 +26,19 @@ describe("markdownToText", () => {
   const text = markdownToText(md);
 
   it("keeps every word a reader sees", () => {
-    for (const words of ["Call attention sparse only", "backend's work", "qsa_kernel", "AFN-011", "Why", "first point with old text", "nested ordered", "quoted words", "a diagram", "bold html", "https://example.org"]) {
+    for (const words of [
+      "Call attention sparse only",
+      "backend's work",
+      "qsa_kernel",
+      "AFN-011",
+      "Why",
+      "first point with old text",
+      "nested ordered",
+      "quoted words",
+      "a diagram",
+      "bold html",
+      "https://example.org",
+    ]) {
       expect(text).toContain(words);
     }
   });

@@ -48,20 +48,27 @@ export function markdownToText(markdown: string, image?: ImageText): string {
 
 /** One line of plain text: for capsule fields and index entries, where a line break is noise (and so is a heading's mark). */
 export function markdownToLine(markdown: string): string {
-  return withImages("none", () => toText(markdown, false)).replace(/\s+/g, " ").trim();
+  return withImages("none", () => toText(markdown, false))
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function toText(markdown: string, headingMarks: boolean): string {
   if (!markdown.trim()) return "";
   const block = (node: MdNode): string =>
     node.type === "heading" && headingMarks ? `${"#".repeat(node.depth ?? 3)} ${inline(node).trim()}` : blockOf(node, block);
-  return blocks(parser.parse(markdown) as MdNode, block).replace(/\n{3,}/g, "\n\n").trim();
+  return blocks(parser.parse(markdown) as MdNode, block)
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 type Block = (node: MdNode) => string;
 
 function blocks(node: MdNode, block: Block): string {
-  return (node.children ?? []).map(block).filter((b) => b.trim() !== "").join("\n\n");
+  return (node.children ?? [])
+    .map(block)
+    .filter((b) => b.trim() !== "")
+    .join("\n\n");
 }
 
 function blockOf(node: MdNode, block: Block): string {
@@ -93,7 +100,10 @@ function list(node: MdNode, block: Block): string {
     .map((item) => {
       const marker = node.ordered ? `${n++}. ` : "- ";
       // Items of a tight list are one block each; a loose item's paragraphs stay apart.
-      const body = (item.children ?? []).map(block).filter((b) => b.trim() !== "").join("\n");
+      const body = (item.children ?? [])
+        .map(block)
+        .filter((b) => b.trim() !== "")
+        .join("\n");
       return marker + indent(body, " ".repeat(marker.length)).slice(marker.length);
     })
     .join("\n");

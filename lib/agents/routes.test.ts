@@ -110,7 +110,11 @@ describe("drafts", () => {
   it("committed to main or to a draft branch with plain git, appear in no agent format", async () => {
     const before = (await (await get("index", "/agents/index.json")).json()).commit;
     const draft = (id: string) =>
-      fs.readFileSync(path.resolve("content/notes/AFN-016.md"), "utf8").replace(/^id: AFN-016$/m, `id: ${id}`).replace(/^status: .*$/m, "status: draft").replace(/^title: .*$/m, "title: Zanzibar quokka draft");
+      fs
+        .readFileSync(path.resolve("content/notes/AFN-016.md"), "utf8")
+        .replace(/^id: AFN-016$/m, `id: ${id}`)
+        .replace(/^status: .*$/m, "status: draft")
+        .replace(/^title: .*$/m, "title: Zanzibar quokka draft");
     commitWithGit({ "notes/AFN-951.md": draft("AFN-951") });
     commitWithGit({ "notes/AFN-961.md": draft("AFN-961") }, "drafts/AFN-961");
 

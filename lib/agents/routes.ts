@@ -1,10 +1,7 @@
 import { NOTE_ID } from "@/lib/notes/schema";
 
 /** "AFN-016.md" → the note ID and the format, or what is wrong with the name. */
-export function parseFileName<F extends string>(
-  file: string,
-  formats: readonly F[],
-): { ok: true; id: string; format: F } | { ok: false; error: string } {
+export function parseFileName<F extends string>(file: string, formats: readonly F[]): { ok: true; id: string; format: F } | { ok: false; error: string } {
   const dot = file.lastIndexOf(".");
   const id = dot < 0 ? file : file.slice(0, dot);
   const format = dot < 0 ? "" : file.slice(dot + 1);

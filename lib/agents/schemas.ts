@@ -8,7 +8,10 @@ import type { SchemaName } from "./urls";
  * the responses; the tests validate real responses against the published schemas.
  */
 
-const commit = z.string().regex(/^[0-9a-f]{40}$/).describe("The commit on main the document was built from.");
+const commit = z
+  .string()
+  .regex(/^[0-9a-f]{40}$/)
+  .describe("The commit on main the document was built from.");
 const url = z.url();
 
 /** Only published statuses ever reach an agent: a draft is never in any agent document. */
@@ -42,9 +45,7 @@ export const indexEntrySchema = z
     tags: z.array(z.string()),
     phase: z.string(),
     core_rank: z.int().min(1).nullable().describe("Rank among the core decisions to start with, or null."),
-    urls: z
-      .object({ capsule_md: url, capsule_json: url, note_html: url, note_md: url, note_txt: url, note_json: url })
-      .strict(),
+    urls: z.object({ capsule_md: url, capsule_json: url, note_html: url, note_md: url, note_txt: url, note_json: url }).strict(),
   })
   .strict();
 export type IndexEntry = z.infer<typeof indexEntrySchema>;
@@ -57,7 +58,11 @@ export const indexSchema = z
     statuses: z.record(publishedStatusSchema, z.string()).describe("What each status means."),
     legend: z.array(limitSchema).describe("Every hard limit with its meaning."),
     count: z.int().min(0).describe("How many notes are published (all pages together)."),
-    cursor: z.string().nullable().optional().describe("The cursor this page was asked for (null: the first page); present only when the index has more than one page."),
+    cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("The cursor this page was asked for (null: the first page); present only when the index has more than one page."),
     next: url.nullable().optional().describe("The URL of the next page, or null on the last one; present only when the index has more than one page."),
     entries: z.array(indexEntrySchema),
   })
@@ -118,7 +123,9 @@ export const noteDocumentSchema = frontMatterSchema
     backlinks: z.array(noteIdSchema).describe("Published notes that mention or relate to this one."),
     images: z
       .array(z.object({ section: z.string(), alt: z.string(), url }).strict())
-      .describe("The figures the sections show, in order: alt text (what each shows) and the image's absolute URL. The sections reference them as assets/<id>/<hash>.<ext>."),
+      .describe(
+        "The figures the sections show, in order: alt text (what each shows) and the image's absolute URL. The sections reference them as assets/<id>/<hash>.<ext>.",
+      ),
     urls: z.object({ html: url, md: url, txt: url, json: url, capsule_md: url, capsule_json: url }).strict(),
   })
   .strict();

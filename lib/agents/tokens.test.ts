@@ -29,7 +29,14 @@ describe("clipToTokens", () => {
       expect(text.startsWith(clipped.slice(0, -1))).toBe(true);
       // As much as the budget allows: one more word would not fit.
       const kept = clipped.slice(0, -1).split(" ").length;
-      expect(tokens(`${text.split(" ").slice(0, kept + 1).join(" ")}…`)).toBeGreaterThan(max);
+      expect(
+        tokens(
+          `${text
+            .split(" ")
+            .slice(0, kept + 1)
+            .join(" ")}…`,
+        ),
+      ).toBeGreaterThan(max);
     }
   });
 });

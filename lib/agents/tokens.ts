@@ -30,7 +30,10 @@ export function clipToTokens(text: string, max: number): string {
 }
 
 function cut(words: string[], keep: number): string {
-  return `${words.slice(0, keep).join(" ").replace(/[\s,;:—–-]+$/, "")}…`;
+  return `${words
+    .slice(0, keep)
+    .join(" ")
+    .replace(/[\s,;:—–-]+$/, "")}…`;
 }
 
 /**

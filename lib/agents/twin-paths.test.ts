@@ -29,7 +29,8 @@ describe("where each public page's Markdown twin is", () => {
   });
 
   it("has no twin for the studio, the API, agent formats or a malformed path", () => {
-    for (const p of ["/studio", "/studio/notes/AFN-001", "/api/notes", "/agents", "/agents/index.json", "/notes/afn-016", "/tags/a/b"]) expect(twinUrlOf(p, ""), p).toBeNull();
+    for (const p of ["/studio", "/studio/notes/AFN-001", "/api/notes", "/agents", "/agents/index.json", "/notes/afn-016", "/tags/a/b"])
+      expect(twinUrlOf(p, ""), p).toBeNull();
     for (const p of ["/.md", "/agents/.md", "/studio.md", "/api/notes.md", "/notes/AFN-016.md.md"]) expect(pageOfTwinPath(p), p).toBeNull();
   });
 });

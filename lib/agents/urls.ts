@@ -31,8 +31,7 @@ export function agentUrls(base: string) {
     llms: `${base}/llms.txt`,
     llmsFull: `${base}/llms-full.txt`,
     mcp: `${base}/agents/mcp`,
-    search: (q: string, limit?: number) =>
-      `${base}/agents/search.json?q=${encodeURIComponent(q)}${limit === undefined ? "" : `&limit=${limit}`}`,
+    search: (q: string, limit?: number) => `${base}/agents/search.json?q=${encodeURIComponent(q)}${limit === undefined ? "" : `&limit=${limit}`}`,
     schema: (name: SchemaName) => `${base}/agents/schema/${name}.json`,
     note: (id: string) => `${base}/notes/${id}`,
     noteAs: (id: string, format: NoteFormat) => `${base}/notes/${id}.${format}`,

@@ -55,7 +55,9 @@ const MAX_BODY = 2_000_000;
  */
 export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   requireJson(request.headers.get("content-type"));
-  const tooLarge = new ApiError(400, "too-large", `the request body is larger than ${MAX_BODY / 1_000_000} MB`, { where: [{ field: "body", message: "too large" }] });
+  const tooLarge = new ApiError(400, "too-large", `the request body is larger than ${MAX_BODY / 1_000_000} MB`, {
+    where: [{ field: "body", message: "too large" }],
+  });
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) throw tooLarge;
   const text = await request.text();
   if (text.length > MAX_BODY) throw tooLarge;
@@ -64,7 +66,9 @@ export async function parseBody<S extends z.ZodType>(request: Request, schema: S
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw new ApiError(400, "bad-json", `the request body is not valid JSON: ${(e as Error).message}`, { where: [{ field: "body", message: "not valid JSON" }] });
+      throw new ApiError(400, "bad-json", `the request body is not valid JSON: ${(e as Error).message}`, {
+        where: [{ field: "body", message: "not valid JSON" }],
+      });
     }
   }
   return schema.parse(value);
@@ -83,4 +87,8 @@ export function zodWhere(error: ZodError): Where[] {
   return error.issues.map((i) => ({ field: i.path.map(String).join(".") || "body", message: i.message }));
 }
 
-const summary = (where: Where[]) => where.slice(0, 3).map((w) => `${w.field}: ${w.message}`).join("; ") + (where.length > 3 ? `; and ${where.length - 3} more` : "");
+const summary = (where: Where[]) =>
+  where
+    .slice(0, 3)
+    .map((w) => `${w.field}: ${w.message}`)
+    .join("; ") + (where.length > 3 ? `; and ${where.length - 3} more` : "");

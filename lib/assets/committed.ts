@@ -22,9 +22,14 @@ export async function committedAssets(store: ContentStore, commit: Oid, note: Pi
 
 export type AssetFileFinding = { file: string; message: string };
 
-export async function assetFolderFindings(store: ContentStore, commit: Oid, notes: ReadonlyMap<string, Pick<Note, "id" | "sections">>): Promise<AssetFileFinding[]> {
+export async function assetFolderFindings(
+  store: ContentStore,
+  commit: Oid,
+  notes: ReadonlyMap<string, Pick<Note, "id" | "sections">>,
+): Promise<AssetFileFinding[]> {
   const findings: AssetFileFinding[] = [];
-  for (const file of await store.listFiles(commit, "assets")) findings.push({ file: `assets/${file}`, message: "an image lives in its note's folder, assets/<note id>/<content hash>.<ext>" });
+  for (const file of await store.listFiles(commit, "assets"))
+    findings.push({ file: `assets/${file}`, message: "an image lives in its note's folder, assets/<note id>/<content hash>.<ext>" });
   for (const id of await store.listFolders(commit, "assets")) {
     const folder = `assets/${id}`;
     const note = notes.get(id);
@@ -39,9 +44,14 @@ export async function assetFolderFindings(store: ContentStore, commit: Oid, note
       }
       const blob = await store.fileId(commit, file);
       // The name is what caches key on for a year (immutable): it must be the content's own hash.
-      if (blob !== parsed.blob) findings.push({ file, message: `its name says blob ${parsed.blob.slice(0, 12)}…, its content is blob ${blob?.slice(0, 12)}…: rename it to assets/${id}/${blob}.${parsed.ext}` });
+      if (blob !== parsed.blob)
+        findings.push({
+          file,
+          message: `its name says blob ${parsed.blob.slice(0, 12)}…, its content is blob ${blob?.slice(0, 12)}…: rename it to assets/${id}/${blob}.${parsed.ext}`,
+        });
       if (!note) findings.push({ file, message: `unreferenced image: there is no note ${id} (remove the folder, or add the note)` });
-      else if (!referenced.has(file)) findings.push({ file, message: `unreferenced image: notes/${id}.md does not show it (remove the file, or reference it as ![alt text](${file}))` });
+      else if (!referenced.has(file))
+        findings.push({ file, message: `unreferenced image: notes/${id}.md does not show it (remove the file, or reference it as ![alt text](${file}))` });
     }
   }
   return findings;

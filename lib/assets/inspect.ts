@@ -38,12 +38,7 @@ async function inspect(bytes: Uint8Array): Promise<AssetFacts> {
   try {
     // Header only: no pixels are decoded, so a huge image costs nothing here.
     const m = await sharp(bytes, { limitInputPixels: false, animated: true }).metadata();
-    const metadata = [
-      ...(m.exif ? ["EXIF"] : []),
-      ...(m.xmp ? ["XMP"] : []),
-      ...(m.iptc ? ["IPTC"] : []),
-      ...(m.comments?.length ? ["text comments"] : []),
-    ];
+    const metadata = [...(m.exif ? ["EXIF"] : []), ...(m.xmp ? ["XMP"] : []), ...(m.iptc ? ["IPTC"] : []), ...(m.comments?.length ? ["text comments"] : [])];
     return { type, size, width: m.width ?? 0, height: m.pageHeight ?? m.height ?? 0, metadata, svgProblems: [] };
   } catch {
     // Bytes that start like an image but do not decode are no image we take.

@@ -8,7 +8,10 @@ import { DEFAULT_ASSET_LIMITS, type AssetLimits } from "@/lib/rules/images";
  */
 
 const positive = (name: string) =>
-  z.coerce.number({ error: `${name} must be a whole number` }).int(`${name} must be a whole number`).positive(`${name} must be greater than 0`);
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .positive(`${name} must be greater than 0`);
 
 let cached: AssetLimits | null = null;
 

@@ -21,7 +21,12 @@ const KINDS = "PNG, JPEG, WebP, GIF or SVG";
 
 export function tooLarge(size: number | null, limits: AssetLimits, name = "the file"): ApiError {
   const what = size === null ? `${name} is larger than` : `${name} is ${mb(size)}, larger than`;
-  return new ApiError(413, "too-large", `${what} the ${mb(limits.maxBytes)} an image may be; make it smaller (fewer pixels, or a compressed format) and upload it again`, field(`larger than ${mb(limits.maxBytes)}`));
+  return new ApiError(
+    413,
+    "too-large",
+    `${what} the ${mb(limits.maxBytes)} an image may be; make it smaller (fewer pixels, or a compressed format) and upload it again`,
+    field(`larger than ${mb(limits.maxBytes)}`),
+  );
 }
 
 export async function prepareAsset(input: Uint8Array, name: string, limits: AssetLimits): Promise<PreparedAsset> {
@@ -29,17 +34,32 @@ export async function prepareAsset(input: Uint8Array, name: string, limits: Asse
   if (input.length > limits.maxBytes) throw tooLarge(input.length, limits, name);
   const facts = await inspectAsset(input);
   if (facts.type === null) {
-    throw new ApiError(415, "unsupported-image", `${name} is not a ${KINDS} image by its contents (its name and declared type do not count)`, field(`not a ${KINDS} image`));
+    throw new ApiError(
+      415,
+      "unsupported-image",
+      `${name} is not a ${KINDS} image by its contents (its name and declared type do not count)`,
+      field(`not a ${KINDS} image`),
+    );
   }
   if (facts.width * facts.height > limits.maxPixels) {
-    throw new ApiError(422, "too-many-pixels", `${name} is ${facts.width}×${facts.height} pixels, more than the ${(limits.maxPixels / 1e6).toFixed(0)} megapixels an image may have`, field("too many pixels"));
+    throw new ApiError(
+      422,
+      "too-many-pixels",
+      `${name} is ${facts.width}×${facts.height} pixels, more than the ${(limits.maxPixels / 1e6).toFixed(0)} megapixels an image may have`,
+      field("too many pixels"),
+    );
   }
   const prepared = facts.type === "svg" ? await cleanSvg(input, name) : await reencode(input, facts.type, name, limits);
   if (prepared.bytes.length > limits.maxBytes) throw tooLarge(prepared.bytes.length, limits, name);
   // Belt and braces: what is stored is inspected as content:check will inspect it.
   const stored = await inspectAsset(prepared.bytes);
   if (stored.type !== prepared.ext || stored.metadata.length || stored.svgProblems.length) {
-    throw new ApiError(422, "image-refused", `${name} could not be made safe to store (${[...stored.metadata, ...stored.svgProblems].join(", ") || "its type changed"})`, field("could not be cleaned"));
+    throw new ApiError(
+      422,
+      "image-refused",
+      `${name} could not be made safe to store (${[...stored.metadata, ...stored.svgProblems].join(", ") || "its type changed"})`,
+      field("could not be cleaned"),
+    );
   }
   return { ...prepared, name };
 }
@@ -67,9 +87,18 @@ async function reencode(input: Uint8Array, ext: Exclude<ImageExt, "svg">, name: 
 async function cleanSvg(input: Uint8Array, name: string): Promise<Omit<PreparedAsset, "name">> {
   const { svg, removed } = sanitizeSvg(Buffer.from(input).toString("utf8"));
   const bytes = Buffer.from(svg, "utf8");
-  const m = svg ? await sharp(bytes, { limitInputPixels: false }).metadata().catch(() => null) : null;
+  const m = svg
+    ? await sharp(bytes, { limitInputPixels: false })
+        .metadata()
+        .catch(() => null)
+    : null;
   if (!m?.width || !m.height) {
-    throw new ApiError(422, "broken-image", `${name} is not an SVG a browser can draw once scripts and external references are removed`, field("not a drawable SVG"));
+    throw new ApiError(
+      422,
+      "broken-image",
+      `${name} is not an SVG a browser can draw once scripts and external references are removed`,
+      field("not a drawable SVG"),
+    );
   }
   return { bytes, ext: "svg", width: m.width, height: m.height, removed };
 }

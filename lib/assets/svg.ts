@@ -29,7 +29,10 @@ export function sanitizeSvg(text: string): SvgResult {
   if (/<!DOCTYPE/i.test(text)) removed.push("a DOCTYPE (entity declarations)");
   if (/<!--/.test(text)) removed.push("comments");
   if (/<\?xml-stylesheet/i.test(text)) removed.push("a stylesheet processing instruction");
-  const source = text.replace(/<\?xml[^>]*\?>/gi, "").replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/gi, "").replace(/<!--[\s\S]*?-->/g, "");
+  const source = text
+    .replace(/<\?xml[^>]*\?>/gi, "")
+    .replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/gi, "")
+    .replace(/<!--[\s\S]*?-->/g, "");
   const fragment = purify.sanitize(source, {
     RETURN_DOM_FRAGMENT: true,
     USE_PROFILES: { svg: true, svgFilters: true },
@@ -42,7 +45,8 @@ export function sanitizeSvg(text: string): SvgResult {
   for (const item of purify.removed as { element?: Element; attribute?: Attr | null; from?: Element }[]) {
     if (item.attribute) removed.push(`the ${item.attribute.name}="${shorten(item.attribute.value)}" attribute of <${item.from?.nodeName.toLowerCase()}>`);
     // The HTML parser's own wrapper (<html>, <head>, <body>) is not part of the file.
-    else if (item.element && item.element.nodeType === 1 && !WRAPPERS.has(item.element.nodeName.toLowerCase())) removed.push(`the <${item.element.nodeName.toLowerCase()}> element`);
+    else if (item.element && item.element.nodeType === 1 && !WRAPPERS.has(item.element.nodeName.toLowerCase()))
+      removed.push(`the <${item.element.nodeName.toLowerCase()}> element`);
   }
   // Serialised as XML (an SVG file is XML; HTML serialisation leaves "<" in attribute values).
   const root = fragment.firstElementChild;
@@ -52,8 +56,14 @@ export function sanitizeSvg(text: string): SvgResult {
 
 /** Is this text an SVG document (root element <svg> in the SVG namespace)? */
 export function isSvg(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 4096)).toString("utf8").replace(/^\uFEFF/, "");
-  const start = head.replace(/<\?xml[^>]*\?>/i, "").replace(/<!--[\s\S]*?-->/g, "").replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, "").trimStart();
+  const head = Buffer.from(bytes.subarray(0, 4096))
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
+  const start = head
+    .replace(/<\?xml[^>]*\?>/i, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>/i, "")
+    .trimStart();
   return /^<svg[\s>]/i.test(start) && /xmlns\s*=\s*["']http:\/\/www\.w3\.org\/2000\/svg["']/.test(head);
 }
 

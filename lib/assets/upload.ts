@@ -46,9 +46,14 @@ export async function uploadAsset(request: Request, id: string): Promise<UploadA
 async function fileOf(request: Request, cap: number): Promise<File> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(type)) {
-    throw new ApiError(415, "unsupported-media-type", `an image is uploaded as multipart/form-data with the field "file"; the request has ${type ? `Content-Type ${JSON.stringify(type.slice(0, 100))}` : "no Content-Type"}`, {
-      where: [{ field: "content-type", message: "must be multipart/form-data" }],
-    });
+    throw new ApiError(
+      415,
+      "unsupported-media-type",
+      `an image is uploaded as multipart/form-data with the field "file"; the request has ${type ? `Content-Type ${JSON.stringify(type.slice(0, 100))}` : "no Content-Type"}`,
+      {
+        where: [{ field: "content-type", message: "must be multipart/form-data" }],
+      },
+    );
   }
   const limits = assetLimits();
   const declared = Number(request.headers.get("content-length") ?? NaN);
@@ -59,11 +64,15 @@ async function fileOf(request: Request, cap: number): Promise<File> {
   try {
     form = await new Response(new Blob([new Uint8Array(body)]), { headers: { "content-type": type } }).formData();
   } catch {
-    throw new ApiError(400, "bad-multipart", "the request body is not a well-formed multipart/form-data body", { where: [{ field: "body", message: "not multipart/form-data" }] });
+    throw new ApiError(400, "bad-multipart", "the request body is not a well-formed multipart/form-data body", {
+      where: [{ field: "body", message: "not multipart/form-data" }],
+    });
   }
   const file = form.get("file");
   if (!(file instanceof File)) {
-    throw new ApiError(400, "missing-file", `the form has no file in the field "file"${form.has("file") ? " (it holds text, not a file)" : ""}`, { where: [{ field: "file", message: "required" }] });
+    throw new ApiError(400, "missing-file", `the form has no file in the field "file"${form.has("file") ? " (it holds text, not a file)" : ""}`, {
+      where: [{ field: "file", message: "required" }],
+    });
   }
   return file;
 }

@@ -120,7 +120,10 @@ async function lock(lockFile: string): Promise<() => Promise<void>> {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
     // A writer that crashed leaves its lock behind; after a while it is safe to take over.
-    const age = await fs.stat(lockFile).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await fs.stat(lockFile).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     if (age > STALE_LOCK_MS) await fs.rm(lockFile, { force: true });
     else if (Date.now() - started > 10_000) throw new Error(`${lockFile} is held by another writer; try again, or remove it if no "user" command is running`);
     else await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
@@ -143,7 +146,12 @@ export function getAccountsStore(dataDir: string): Promise<ContentStore> {
   const gitdir = path.join(dataDir, "accounts.git");
   const current = memo[STORE];
   if (current && current.gitdir === gitdir) return current.store;
-  const store = openMirror(gitdir, { remote: { ...remote, namespaces: ["refs/heads/"] }, seedDir: null, label: "accounts remote", pollSeconds: remoteConfig().pollSeconds });
+  const store = openMirror(gitdir, {
+    remote: { ...remote, namespaces: ["refs/heads/"] },
+    seedDir: null,
+    label: "accounts remote",
+    pollSeconds: remoteConfig().pollSeconds,
+  });
   memo[STORE] = { gitdir, store };
   store.catch(() => {
     if (memo[STORE]?.store === store) delete memo[STORE];

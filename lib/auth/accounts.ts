@@ -41,29 +41,41 @@ export async function addAccount(name: string, role: Role, password: string): Pr
   const problem = accountNameProblem(name) ?? (ROLES.includes(role) ? null : `the role must be author or reviewer, not "${role}"`) ?? passwordProblem(password);
   if (problem) throw new AccountError(problem);
   const hash = await hashPassword(password);
-  return updateAccounts(dataDir(), (data) => {
-    if (data.accounts.some((a) => a.name === name)) throw new AccountError(`an account named "${name}" already exists`);
-    const account: Account = { name, role, password: hash, created: new Date().toISOString(), tokens: [] };
-    data.accounts.push(account);
-    return account;
-  }, `Add account ${name} (${role})`);
+  return updateAccounts(
+    dataDir(),
+    (data) => {
+      if (data.accounts.some((a) => a.name === name)) throw new AccountError(`an account named "${name}" already exists`);
+      const account: Account = { name, role, password: hash, created: new Date().toISOString(), tokens: [] };
+      data.accounts.push(account);
+      return account;
+    },
+    `Add account ${name} (${role})`,
+  );
 }
 
 export async function removeAccount(name: string): Promise<void> {
-  await updateAccounts(dataDir(), (data) => {
-    const before = data.accounts.length;
-    data.accounts = data.accounts.filter((a) => a.name !== name);
-    if (data.accounts.length === before) throw new AccountError(`there is no account named "${name}"`);
-  }, `Remove account ${name}`);
+  await updateAccounts(
+    dataDir(),
+    (data) => {
+      const before = data.accounts.length;
+      data.accounts = data.accounts.filter((a) => a.name !== name);
+      if (data.accounts.length === before) throw new AccountError(`there is no account named "${name}"`);
+    },
+    `Remove account ${name}`,
+  );
 }
 
 export async function setPassword(name: string, password: string): Promise<void> {
   const problem = passwordProblem(password);
   if (problem) throw new AccountError(problem);
   const hash = await hashPassword(password);
-  await updateAccounts(dataDir(), (data) => {
-    const account = data.accounts.find((a) => a.name === name);
-    if (!account) throw new AccountError(`there is no account named "${name}"`);
-    account.password = hash;
-  }, `Set the password of ${name}`);
+  await updateAccounts(
+    dataDir(),
+    (data) => {
+      const account = data.accounts.find((a) => a.name === name);
+      if (!account) throw new AccountError(`there is no account named "${name}"`);
+      account.password = hash;
+    },
+    `Set the password of ${name}`,
+  );
 }

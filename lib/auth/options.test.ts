@@ -35,8 +35,20 @@ const account = (provider: string) => ({ provider, type: "oauth", providerAccoun
 const callbacks = () => authOptions().callbacks!;
 
 async function sessionFor(provider: string, profile: Record<string, unknown>): Promise<Session> {
-  const token = await callbacks().jwt!({ token: {} as JWT, user: { id: "1" } as User, account: account(provider), profile: profile as Profile, trigger: "signIn" });
-  return (await callbacks().session!({ session: { expires: "2099-01-01T00:00:00.000Z" } as Session, token, user: undefined as never, newSession: undefined, trigger: "update" })) as Session;
+  const token = await callbacks().jwt!({
+    token: {} as JWT,
+    user: { id: "1" } as User,
+    account: account(provider),
+    profile: profile as Profile,
+    trigger: "signIn",
+  });
+  return (await callbacks().session!({
+    session: { expires: "2099-01-01T00:00:00.000Z" } as Session,
+    token,
+    user: undefined as never,
+    newSession: undefined,
+    trigger: "update",
+  })) as Session;
 }
 
 describe("sign-in providers", () => {
@@ -68,14 +80,30 @@ describe("sign-in providers", () => {
   it("trust an issuer's e-mail only when it is verified, and fall back to the subject", async () => {
     environment(OAUTH);
     expect((await sessionFor("oidc", { email: "alice@example.org", email_verified: false, sub: "nobody" })).actor).toBeUndefined();
-    expect((await sessionFor("oidc", { email: "alice@example.org", email_verified: false, sub: "subject-42" })).actor).toEqual({ id: "oidc:subject-42", name: "subject-42", role: "reviewer" });
+    expect((await sessionFor("oidc", { email: "alice@example.org", email_verified: false, sub: "subject-42" })).actor).toEqual({
+      id: "oidc:subject-42",
+      name: "subject-42",
+      role: "reviewer",
+    });
   });
 
   it("drop a session whose identity left the allow-list, on its next request", async () => {
     environment(OAUTH);
-    const token = await callbacks().jwt!({ token: {} as JWT, user: { id: "1" } as User, account: account("github"), profile: { login: "octocat" } as Profile, trigger: "signIn" });
+    const token = await callbacks().jwt!({
+      token: {} as JWT,
+      user: { id: "1" } as User,
+      account: account("github"),
+      profile: { login: "octocat" } as Profile,
+      trigger: "signIn",
+    });
     environment({ ...OAUTH, AUTH_ALLOW: "github:reviewer1=reviewer,oidc:alice@example.org=author" });
-    const session = (await callbacks().session!({ session: { expires: "2099-01-01T00:00:00.000Z" } as Session, token, user: undefined as never, newSession: undefined, trigger: "update" })) as Session;
+    const session = (await callbacks().session!({
+      session: { expires: "2099-01-01T00:00:00.000Z" } as Session,
+      token,
+      user: undefined as never,
+      newSession: undefined,
+      trigger: "update",
+    })) as Session;
     expect(session.actor).toBeUndefined();
   });
 });

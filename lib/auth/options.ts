@@ -70,7 +70,9 @@ export function oauthButtons(): { id: string; name: string }[] {
 function oauthProviders(auth: AuthConfig): OAuthConfig<Record<string, unknown>>[] {
   const providers: OAuthConfig<Record<string, unknown>>[] = [];
   if (auth.github) {
-    providers.push(GitHubProvider({ clientId: auth.github.clientId, clientSecret: auth.github.clientSecret }) as unknown as OAuthConfig<Record<string, unknown>>);
+    providers.push(
+      GitHubProvider({ clientId: auth.github.clientId, clientSecret: auth.github.clientSecret }) as unknown as OAuthConfig<Record<string, unknown>>,
+    );
   }
   if (auth.oidc) {
     const oidc = auth.oidc;
@@ -84,7 +86,11 @@ function oauthProviders(auth: AuthConfig): OAuthConfig<Record<string, unknown>>[
       checks: ["pkce", "state"],
       clientId: oidc.clientId,
       clientSecret: oidc.clientSecret,
-      profile: (p) => ({ id: String(p.sub), name: String(p.name ?? p.preferred_username ?? p.email ?? p.sub), email: typeof p.email === "string" ? p.email : null }),
+      profile: (p) => ({
+        id: String(p.sub),
+        name: String(p.name ?? p.preferred_username ?? p.email ?? p.sub),
+        email: typeof p.email === "string" ? p.email : null,
+      }),
     });
   }
   return providers;

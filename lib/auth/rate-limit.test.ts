@@ -123,7 +123,9 @@ describe("password sign-in", () => {
       expect(waited).toBeLessThanOrEqual(ACCOUNT_BACKOFF.maxMs);
     }
     // …while the attacker's own address still waits far longer than the account did.
-    await expect(signIn({ name: "alice", password: "one more guess", address: addressOf("198.51.100.20") })).rejects.toThrow(/too many failed sign-ins; try again in \d+ minutes/);
+    await expect(signIn({ name: "alice", password: "one more guess", address: addressOf("198.51.100.20") })).rejects.toThrow(
+      /too many failed sign-ins; try again in \d+ minutes/,
+    );
   });
 
   it("counts an address's failures across accounts, and the count outlives the account's", async () => {
@@ -131,19 +133,25 @@ describe("password sign-in", () => {
     for (let i = 0; i < ADDRESS_BACKOFF.free; i++) {
       await expect(signIn({ name: `user${i}`, password: "guess guess guess", address: "192.0.2.7" })).rejects.toThrow(WRONG_CREDENTIALS);
     }
-    await expect(signIn({ name: "bob", password: "bob's long password", address: "192.0.2.7" })).rejects.toThrow("too many failed sign-ins; try again in 15 seconds");
+    await expect(signIn({ name: "bob", password: "bob's long password", address: "192.0.2.7" })).rejects.toThrow(
+      "too many failed sign-ins; try again in 15 seconds",
+    );
     expect(await signIn({ name: "bob", password: "bob's long password", address: "192.0.2.8" })).toEqual({ name: "bob" });
     clock.now += ADDRESS_BACKOFF.baseMs;
     expect(await signIn({ name: "bob", password: "bob's long password", address: "192.0.2.7" })).toEqual({ name: "bob" });
     // A success does not wipe the address's record: one more failure doubles its wait.
     await expect(signIn({ name: "user-x", password: "guess guess guess", address: "192.0.2.7" })).rejects.toThrow(WRONG_CREDENTIALS);
-    await expect(signIn({ name: "bob", password: "bob's long password", address: "192.0.2.7" })).rejects.toThrow("too many failed sign-ins; try again in 30 seconds");
+    await expect(signIn({ name: "bob", password: "bob's long password", address: "192.0.2.7" })).rejects.toThrow(
+      "too many failed sign-ins; try again in 30 seconds",
+    );
   });
 
   it("counts an IPv6 host by its /64, so rotating through its own addresses does not start it afresh", async () => {
     const { signIn } = harness();
     for (let i = 0; i < ADDRESS_BACKOFF.free; i++) {
-      await expect(signIn({ name: `v6user${i}`, password: "guess guess guess", address: `2001:db8:1:2::${(i + 1).toString(16)}` })).rejects.toThrow(WRONG_CREDENTIALS);
+      await expect(signIn({ name: `v6user${i}`, password: "guess guess guess", address: `2001:db8:1:2::${(i + 1).toString(16)}` })).rejects.toThrow(
+        WRONG_CREDENTIALS,
+      );
     }
     await expect(signIn({ name: "bob", password: "bob's long password", address: "2001:db8:1:2:ffff::1" })).rejects.toThrow(/too many failed sign-ins/);
     expect(await signIn({ name: "bob", password: "bob's long password", address: "2001:db8:1:3::1" })).toEqual({ name: "bob" });

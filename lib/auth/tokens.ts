@@ -17,13 +17,17 @@ const dataDir = () => config().dataDir;
 export async function issueToken(name: string, label?: string): Promise<{ id: string; token: string }> {
   const id = randomBytes(6).toString("hex");
   const token = `fnt_${id}_${randomBytes(32).toString("base64url")}`;
-  await updateAccounts(dataDir(), (data) => {
-    const account = data.accounts.find((a) => a.name === name);
-    if (!account) throw new AccountError(`there is no account named "${name}"`);
-    const record: StoredToken = { id, hash: digest(token), created: new Date().toISOString(), revoked: null };
-    if (label) record.label = label;
-    account.tokens.push(record);
-  }, `Issue token ${id} to ${name}`);
+  await updateAccounts(
+    dataDir(),
+    (data) => {
+      const account = data.accounts.find((a) => a.name === name);
+      if (!account) throw new AccountError(`there is no account named "${name}"`);
+      const record: StoredToken = { id, hash: digest(token), created: new Date().toISOString(), revoked: null };
+      if (label) record.label = label;
+      account.tokens.push(record);
+    },
+    `Issue token ${id} to ${name}`,
+  );
   return { id, token };
 }
 
@@ -31,21 +35,21 @@ export async function issueToken(name: string, label?: string): Promise<{ id: st
  * Revoke by token id (one token) or by account name (all of its tokens). Answers the ids revoked.
  */
 export async function revokeTokens(nameOrId: string): Promise<string[]> {
-  return updateAccounts(dataDir(), (data) => {
-    const now = new Date().toISOString();
-    const account = data.accounts.find((a) => a.name === nameOrId);
-    const live = (t: StoredToken) => t.revoked === null;
-    const targets = account
-      ? account.tokens.filter(live)
-      : data.accounts.flatMap((a) => a.tokens).filter((t) => t.id === nameOrId && live(t));
-    if (targets.length === 0) {
-      throw new AccountError(
-        account ? `${nameOrId} has no live tokens` : `no account and no live token is named "${nameOrId}" (see: npm run user -- list)`,
-      );
-    }
-    for (const t of targets) t.revoked = now;
-    return targets.map((t) => t.id);
-  }, `Revoke the live tokens named by ${nameOrId}`);
+  return updateAccounts(
+    dataDir(),
+    (data) => {
+      const now = new Date().toISOString();
+      const account = data.accounts.find((a) => a.name === nameOrId);
+      const live = (t: StoredToken) => t.revoked === null;
+      const targets = account ? account.tokens.filter(live) : data.accounts.flatMap((a) => a.tokens).filter((t) => t.id === nameOrId && live(t));
+      if (targets.length === 0) {
+        throw new AccountError(account ? `${nameOrId} has no live tokens` : `no account and no live token is named "${nameOrId}" (see: npm run user -- list)`);
+      }
+      for (const t of targets) t.revoked = now;
+      return targets.map((t) => t.id);
+    },
+    `Revoke the live tokens named by ${nameOrId}`,
+  );
 }
 
 /** The account a bearer token belongs to, or null for an unknown, malformed or revoked token. */

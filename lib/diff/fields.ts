@@ -14,7 +14,11 @@ export function comparableFields(note: Note): FieldValue[] {
     text("title", "Title", note.title),
     text("summary", "Summary", note.summary),
     text("status", "Status", STATUS_LABEL[note.status]),
-    list("boundaries", "Boundaries", note.boundaries.map((b) => BOUNDARY_LABEL[b])),
+    list(
+      "boundaries",
+      "Boundaries",
+      note.boundaries.map((b) => BOUNDARY_LABEL[b]),
+    ),
     text("phase", "Phase", note.phase),
     list("tags", "Tags", note.tags),
     text("core", "Core decision", note.core ? `${note.core.rank}. ${note.core.label}` : ""),

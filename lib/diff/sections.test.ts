@@ -16,8 +16,17 @@ const note = load("AFN-016");
 /** The text a reader sees on each side of a field's diff. */
 function sides(d: FieldDiff | undefined) {
   const parts = d?.parts ?? [];
-  const join = (keep: (k: string) => boolean) => parts.filter((p) => keep(p.kind)).map((p) => p.text).join(d?.list ? "|" : "");
-  return { before: join((k) => k !== "added"), after: join((k) => k !== "removed"), added: parts.filter((p) => p.kind === "added").map((p) => p.text), removed: parts.filter((p) => p.kind === "removed").map((p) => p.text) };
+  const join = (keep: (k: string) => boolean) =>
+    parts
+      .filter((p) => keep(p.kind))
+      .map((p) => p.text)
+      .join(d?.list ? "|" : "");
+  return {
+    before: join((k) => k !== "added"),
+    after: join((k) => k !== "removed"),
+    added: parts.filter((p) => p.kind === "added").map((p) => p.text),
+    removed: parts.filter((p) => p.kind === "removed").map((p) => p.text),
+  };
 }
 
 describe("diffNotes", () => {
@@ -78,7 +87,12 @@ describe("diffNotes", () => {
     const kinds = d?.parts.map((p) => p.kind);
     expect(kinds).toEqual(["gap", "same", "removed", "added"]);
     expect(d?.parts[1]?.text.length).toBeLessThan(200);
-    expect(d?.parts.filter((p) => p.kind !== "added").map((p) => p.text).join("")).toBe(before.sections.decision);
+    expect(
+      d?.parts
+        .filter((p) => p.kind !== "added")
+        .map((p) => p.text)
+        .join(""),
+    ).toBe(before.sections.decision);
   });
 
   it("treats the first revision as every field added", () => {

@@ -9,7 +9,9 @@ const fold = (s: string) => s.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCa
  * case or accents; an id typed as a number ("11", "afn 11", "AFN-011") finds that note first.
  */
 export function matchNotes(notes: NoteChoice[], query: string): NoteChoice[] {
-  const words = fold(query).split(/[\s,]+/).filter(Boolean);
+  const words = fold(query)
+    .split(/[\s,]+/)
+    .filter(Boolean);
   if (words.length === 0) return notes;
   const number = /^(?:[a-z]+[-\s]?)?0*(\d+)$/.exec(fold(query).trim())?.[1];
   const hits = notes.filter((n) => {

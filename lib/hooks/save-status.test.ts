@@ -59,7 +59,9 @@ describe("saveSummary", () => {
 
   it("a published note says that saving starts a draft", () => {
     expect(saveSummary({ source: "published", savedAt: saved, unsaved: 0, saving: false }, now, "UTC")).toBe("Published 2 min ago · editing starts a draft");
-    expect(saveSummary({ source: "published", savedAt: saved, unsaved: 2, saving: false }, now, "UTC")).toBe("Published 2 min ago · 2 unsaved changes (saving starts a draft)");
+    expect(saveSummary({ source: "published", savedAt: saved, unsaved: 2, saving: false }, now, "UTC")).toBe(
+      "Published 2 min ago · 2 unsaved changes (saving starts a draft)",
+    );
   });
 
   it("before the browser's clock is known it gives the time in UTC, which server and browser agree on", () => {

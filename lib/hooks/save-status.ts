@@ -58,7 +58,13 @@ export function changedFields(saved: NoteFields, current: NoteFields): string[] 
   if (saved.summary.trim() !== current.summary.trim()) changed.push("Summary");
   if (saved.phase.trim() !== current.phase.trim()) changed.push("Phase");
   if (!same(list(saved.tags), list(current.tags))) changed.push("Tags");
-  if (!same(list(saved.related).map((r) => r.toUpperCase()), list(current.related).map((r) => r.toUpperCase()))) changed.push("Related notes");
+  if (
+    !same(
+      list(saved.related).map((r) => r.toUpperCase()),
+      list(current.related).map((r) => r.toUpperCase()),
+    )
+  )
+    changed.push("Related notes");
   if (!same([...saved.boundaries].sort(), [...current.boundaries].sort())) changed.push("Boundaries");
   if (!same(saved.core, current.core)) changed.push("Core");
   for (const { key, heading } of SECTIONS) if (saved.sections[key] !== current.sections[key]) changed.push(heading);

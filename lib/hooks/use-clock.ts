@@ -29,7 +29,11 @@ function subscribe(listener: () => void) {
 }
 
 export function useClock(): number | null {
-  return useSyncExternalStore(subscribe, () => now, () => null);
+  return useSyncExternalStore(
+    subscribe,
+    () => now,
+    () => null,
+  );
 }
 
 /** Called after a save, so "just now" is said at once rather than at the next tick. */

@@ -54,7 +54,11 @@ export function useUnsavedEdits(id: string) {
     [id],
   );
   // undefined on the server: it has no localStorage, and nothing is offered until the browser looks.
-  const found = useSyncExternalStore(subscribe, () => entry(id).edits, () => undefined);
+  const found = useSyncExternalStore(
+    subscribe,
+    () => entry(id).edits,
+    () => undefined,
+  );
 
   const keep = useCallback(
     (revision: string, fields: NoteFields) => {

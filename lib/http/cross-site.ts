@@ -28,7 +28,10 @@ const SESSION_COOKIE = /^(?:__Secure-)?next-auth\.session-token(?:\.\d+)?$/;
 export type CrossSiteVerdict = { ok: true } | { ok: false; why: string };
 
 /** Whether a request may go on, decided from its method, path and headers alone. */
-export function crossSiteVerdict(input: { method: string; pathname: string; headers: Headers; cookieNames: string[] }, siteUrl: string | null): CrossSiteVerdict {
+export function crossSiteVerdict(
+  input: { method: string; pathname: string; headers: Headers; cookieNames: string[] },
+  siteUrl: string | null,
+): CrossSiteVerdict {
   const { method, pathname, headers, cookieNames } = input;
   if (!WRITES.has(method.toUpperCase())) return { ok: true };
   if (headers.has("authorization")) return { ok: true };

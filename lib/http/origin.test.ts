@@ -17,11 +17,19 @@ const unset: Row[] = [
   ["IPv6 literal with a port", { host: "[::1]:3000" }, "http://[::1]:3000"],
   ["IPv6 literal without a port", { host: "[2001:db8::1]" }, "http://[2001:db8::1]"],
   ["X-Forwarded-Host wins over Host", { host: "app:3000", "x-forwarded-host": "notes.example.org" }, "http://notes.example.org"],
-  ["X-Forwarded-Host list: the first (client-facing) entry", { host: "app:3000", "x-forwarded-host": "notes.example.org, proxy.internal" }, "http://notes.example.org"],
+  [
+    "X-Forwarded-Host list: the first (client-facing) entry",
+    { host: "app:3000", "x-forwarded-host": "notes.example.org, proxy.internal" },
+    "http://notes.example.org",
+  ],
   ["X-Forwarded-Proto https", { host: "notes.example.org", "x-forwarded-proto": "https" }, "https://notes.example.org"],
   ["X-Forwarded-Proto list: the first entry", { host: "notes.example.org", "x-forwarded-proto": "https, http" }, "https://notes.example.org"],
   ["X-Forwarded-Proto in capitals", { host: "notes.example.org", "x-forwarded-proto": "HTTPS" }, "https://notes.example.org"],
-  ["forwarded host and proto together", { host: "app:3000", "x-forwarded-host": "notes.example.org:8443", "x-forwarded-proto": "https" }, "https://notes.example.org:8443"],
+  [
+    "forwarded host and proto together",
+    { host: "app:3000", "x-forwarded-host": "notes.example.org:8443", "x-forwarded-proto": "https" },
+    "https://notes.example.org:8443",
+  ],
   ["default port of the scheme is dropped (https)", { host: "notes.example.org:443", "x-forwarded-proto": "https" }, "https://notes.example.org"],
   ["default port of the scheme is dropped (http)", { host: "notes.example.org:80" }, "http://notes.example.org"],
   ["unknown X-Forwarded-Proto: plain http", { host: "notes.example.org", "x-forwarded-proto": "javascript" }, "http://notes.example.org"],
@@ -71,11 +79,7 @@ describe("requestOrigin with SITE_URL set", () => {
 
 describe("ALLOWED_HOSTS", () => {
   it("is read as a list of host[:port], lower-cased", () => {
-    expect(parseConfig({ ALLOWED_HOSTS: "Notes.Example.org, localhost:3000 ,[::1]" }).allowedHosts).toEqual([
-      "notes.example.org",
-      "localhost:3000",
-      "[::1]",
-    ]);
+    expect(parseConfig({ ALLOWED_HOSTS: "Notes.Example.org, localhost:3000 ,[::1]" }).allowedHosts).toEqual(["notes.example.org", "localhost:3000", "[::1]"]);
     expect(parseConfig({}).allowedHosts).toBeNull();
   });
 

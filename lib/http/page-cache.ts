@@ -22,7 +22,18 @@ const PAGES = [/^\/$/, /^\/search$/, /^\/notes\/[^/.]+$/, /^\/notes\/[^/.]+\/his
 const FILL_HEADER = "x-field-notes-page-fill";
 const FILL_TOKEN = randomBytes(16).toString("hex");
 // Headers of the rendered page that are about this one transfer, not the page.
-const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "date", "set-cookie", "vary", "etag", "cache-control"]);
+const HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+  "date",
+  "set-cookie",
+  "vary",
+  "etag",
+  "cache-control",
+]);
 export const PAGE_CACHE_CONTROL = "public, no-cache";
 const MAX_PAGES = 256;
 

@@ -10,7 +10,58 @@ import { readCanonicalFrontMatter } from "./front-matter-fast";
  * YAML library reads: checked on the seed notes and on generated mappings of hostile strings.
  */
 
-const HOSTILE = [": ", "#", " #", "- ", "yes", "no", "No", "null", "NULL", "~", "true", "False", "0x1F", "0o17", "1e3", "1_000", ".5", "-.inf", ".NaN", "'", '"', "@", "`", "{", "[", "]", "&a", "*a", "!t", "%", "---", "...", "\t", "\\", "\\n", "é", "🙂", "a: b", "a #b", "a#b", "C#", "0–3", "6 architecture", "2,051", "I/O", "?", "-1", "+1", "|", ">"];
+const HOSTILE = [
+  ": ",
+  "#",
+  " #",
+  "- ",
+  "yes",
+  "no",
+  "No",
+  "null",
+  "NULL",
+  "~",
+  "true",
+  "False",
+  "0x1F",
+  "0o17",
+  "1e3",
+  "1_000",
+  ".5",
+  "-.inf",
+  ".NaN",
+  "'",
+  '"',
+  "@",
+  "`",
+  "{",
+  "[",
+  "]",
+  "&a",
+  "*a",
+  "!t",
+  "%",
+  "---",
+  "...",
+  "\t",
+  "\\",
+  "\\n",
+  "é",
+  "🙂",
+  "a: b",
+  "a #b",
+  "a#b",
+  "C#",
+  "0–3",
+  "6 architecture",
+  "2,051",
+  "I/O",
+  "?",
+  "-1",
+  "+1",
+  "|",
+  ">",
+];
 const word = fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: "grapheme", maxLength: 12 }));
 const text = fc.array(word, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(""));
 
@@ -54,21 +105,33 @@ describe("readCanonicalFrontMatter", () => {
     let read = 0;
     const words = (max: number) => fc.stringMatching(new RegExp(`^[A-Za-z][a-z]{0,${max}}( [a-z]{1,${max}}){0,3}$`));
     fc.assert(
-      fc.property(fc.record({ title: words(12), order: fc.nat(), tags: fc.array(words(8), { maxLength: 4 }), core: fc.record({ rank: fc.nat(99), label: words(10) }) }), (value) => {
-        const yaml = frontOf(value);
-        const fast = readCanonicalFrontMatter(yaml);
-        if (fast !== null) {
-          read++;
-          expect(fast).toEqual(YAML.parse(yaml));
-        }
-      }),
+      fc.property(
+        fc.record({ title: words(12), order: fc.nat(), tags: fc.array(words(8), { maxLength: 4 }), core: fc.record({ rank: fc.nat(99), label: words(10) }) }),
+        (value) => {
+          const yaml = frontOf(value);
+          const fast = readCanonicalFrontMatter(yaml);
+          if (fast !== null) {
+            read++;
+            expect(fast).toEqual(YAML.parse(yaml));
+          }
+        },
+      ),
       { numRuns: runs },
     );
     expect(read).toBeGreaterThanOrEqual(runs * 0.95);
   });
 
   it("declines what it does not know: comments, flow lists, anchors, duplicate keys, nesting", () => {
-    for (const yaml of ["# c\ntitle: x", "tags: [a, b]", "title: &a x", "title: x\ntitle: y", "core:\n  a:\n    b: 1", "title: 'x'", "title: x # y", "order: 021"]) {
+    for (const yaml of [
+      "# c\ntitle: x",
+      "tags: [a, b]",
+      "title: &a x",
+      "title: x\ntitle: y",
+      "core:\n  a:\n    b: 1",
+      "title: 'x'",
+      "title: x # y",
+      "order: 021",
+    ]) {
       expect(readCanonicalFrontMatter(yaml), yaml).toBeNull();
     }
   });

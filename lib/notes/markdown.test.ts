@@ -9,16 +9,93 @@ import { BOUNDARIES, noteSchema, STATUSES, type NoteInput } from "./schema";
 
 /** Fragments that YAML, Markdown or our own format read as something other than text. */
 const HOSTILE = [
-  ": ", "#", " #", "- ", "? ", "yes", "no", "Yes", "NO", "on", "off", "true", "null", "Null", "~", "0x1F", "0o17",
-  "1e3", "-1", ".5", ".inf", "-.INF", ".nan", "2024-05-01", "12:30", "'", "''", '"', '\\"', "\\", "@", "`", "{", "}",
-  "[", "]", ",", "&anchor", "*alias", "!tag", "!!str", "%", "%YAML 1.2", "|", ">", "<<", "---", "...", "\t",
-  "## Decision", "```", "~~~", "<script>", "&amp;", "=", "0", "007", "+1",
+  ": ",
+  "#",
+  " #",
+  "- ",
+  "? ",
+  "yes",
+  "no",
+  "Yes",
+  "NO",
+  "on",
+  "off",
+  "true",
+  "null",
+  "Null",
+  "~",
+  "0x1F",
+  "0o17",
+  "1e3",
+  "-1",
+  ".5",
+  ".inf",
+  "-.INF",
+  ".nan",
+  "2024-05-01",
+  "12:30",
+  "'",
+  "''",
+  '"',
+  '\\"',
+  "\\",
+  "@",
+  "`",
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  "&anchor",
+  "*alias",
+  "!tag",
+  "!!str",
+  "%",
+  "%YAML 1.2",
+  "|",
+  ">",
+  "<<",
+  "---",
+  "...",
+  "\t",
+  "## Decision",
+  "```",
+  "~~~",
+  "<script>",
+  "&amp;",
+  "=",
+  "0",
+  "007",
+  "+1",
 ];
 /** Unicode that breaks naive code: astral emoji, ZWJ sequences, combining marks, RTL, odd spaces. */
 const UNICODE = [
-  "🧪", "👩🏽‍💻", "🏳️‍🌈", "𝔘𝔫𝔦", "𠜎", "e\u0301", "a\u0308\u0323", "\u05e2\u05d1\u05e8\u05d9\u05ea", "مرحبا بالعالم",
-  "\u202eabc\u202c", "\u200f", "\u200d", "\u00a0", "\u2028", "\u2029", "\u0085", "\ufeff", "\ufffd", "\ufffe", "\uffff",
-  "ß", "İ", "ﬁ", "Ⅻ", "中文", "한국어",
+  "🧪",
+  "👩🏽‍💻",
+  "🏳️‍🌈",
+  "𝔘𝔫𝔦",
+  "𠜎",
+  "e\u0301",
+  "a\u0308\u0323",
+  "\u05e2\u05d1\u05e8\u05d9\u05ea",
+  "مرحبا بالعالم",
+  "\u202eabc\u202c",
+  "\u200f",
+  "\u200d",
+  "\u00a0",
+  "\u2028",
+  "\u2029",
+  "\u0085",
+  "\ufeff",
+  "\ufffd",
+  "\ufffe",
+  "\uffff",
+  "ß",
+  "İ",
+  "ﬁ",
+  "Ⅻ",
+  "中文",
+  "한국어",
 ];
 
 const piece = fc.oneof(
@@ -43,14 +120,17 @@ function cut(s: string, max: number): string {
 
 /** A single line the schema accepts: no line breaks or control characters, trimmed, within `max`. */
 function asLine(raw: string, max: number): string {
-  const clean = raw.toWellFormed().replace(/\r\n?|\n/g, " ").replace(CONTROL, "").trim();
+  const clean = raw
+    .toWellFormed()
+    .replace(/\r\n?|\n/g, " ")
+    .replace(CONTROL, "")
+    .trim();
   const s = cut(clean, max).trim();
   return s === "" ? "x" : s;
 }
 
 /** A line of `max` characters or close to it: long fields must survive as well as short ones. */
-const longLine = (max: number) =>
-  fc.array(piece, { minLength: 1, maxLength: 6 }).map((ps) => asLine(ps.join("").repeat(max), max));
+const longLine = (max: number) => fc.array(piece, { minLength: 1, maxLength: 6 }).map((ps) => asLine(ps.join("").repeat(max), max));
 
 const line = (max: number) =>
   fc.oneof(
@@ -66,7 +146,11 @@ const noteId = fc
 // "## lines" and "---" lines. Lines outside a fence never open one and never make a level-1 or
 // level-2 heading (`## …`, `# …`, or a --- / === line under a paragraph).
 const textLine = fc.array(piece, { maxLength: 6 }).map((ps) => {
-  const l = ps.join("").toWellFormed().replace(/\r\n?|\n/g, " ").replace(CONTROL, "");
+  const l = ps
+    .join("")
+    .toWellFormed()
+    .replace(/\r\n?|\n/g, " ")
+    .replace(CONTROL, "");
   return /^ {0,3}(#{1,2}(\s|$)|`{3,}|~{3,}|=+[ \t]*$|-+[ \t]*$)/.test(l) ? `x${l}` : l;
 });
 const codeLine = fc.oneof(
@@ -81,9 +165,7 @@ const block = fc.oneof(
   // A rule always follows a blank line: under a paragraph, --- makes it a level-2 heading.
   fc.constantFrom("\n---", "--- not front matter", "...", "***", "#x", "#### Top", "####### deep", "##x", "\t## tabbed"),
   // A fence of five tildes is closed only by a line of five or more tildes, so its content can hold anything else.
-  fc
-    .tuple(fc.constantFrom("", "ts", "yaml", "md"), fc.array(codeLine, { maxLength: 5 }))
-    .map(([info, ls]) => `~~~~~${info}\n${ls.join("\n")}\n~~~~~`),
+  fc.tuple(fc.constantFrom("", "ts", "yaml", "md"), fc.array(codeLine, { maxLength: 5 })).map(([info, ls]) => `~~~~~${info}\n${ls.join("\n")}\n~~~~~`),
   fc.array(codeLine, { maxLength: 4 }).map((ls) => `\`\`\`\`\n${ls.map((l) => l.replace(/^(\s*)`{4,}/, "$1x")).join("\n")}\n\`\`\`\``),
 );
 // Line endings and blank space the schema normalizes away: CRLF, leading blank lines, trailing spaces.
@@ -92,7 +174,13 @@ const section = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
-      .tuple(fc.constantFrom("", "\n", " \n\t\n"), fc.array(block, { minLength: 1, maxLength: 5 }), fc.constantFrom("\n\n", "\n"), fc.constantFrom("", "  ", "\n\n", " \t\n"), fc.boolean())
+      .tuple(
+        fc.constantFrom("", "\n", " \n\t\n"),
+        fc.array(block, { minLength: 1, maxLength: 5 }),
+        fc.constantFrom("\n\n", "\n"),
+        fc.constantFrom("", "  ", "\n\n", " \t\n"),
+        fc.boolean(),
+      )
       .map(([lead, blocks, gap, trail, crlf]) => {
         const s = lead + blocks.join(gap) + trail;
         return crlf ? s.replace(/\n/g, "\r\n") : s;
@@ -132,10 +220,7 @@ const note: fc.Arbitrary<NoteInput> = fc
       related: fc.uniqueArray(noteId, { maxLength: 5 }),
       superseded_by: noteId,
       retraction_reason: line(600),
-      provenance: fc.record(
-        { source: fc.constantFrom("seed-index" as const, "author" as const), detail: line(500) },
-        { requiredKeys: ["source"] },
-      ),
+      provenance: fc.record({ source: fc.constantFrom("seed-index" as const, "author" as const), detail: line(500) }, { requiredKeys: ["source"] }),
       sections,
     },
     { requiredKeys: ["id", "title", "summary", "status", "phase", "order", "sections"] },
@@ -224,25 +309,23 @@ describe("malformed note files come back as errors with a line and a field", () 
   });
 
   it("missing front matter", () => {
-    const body = validFile().join("\n").replace(/^---\n[\s\S]*?\n---\n/, "");
-    expect(errorsOf(parseNote(body))).toEqual([
-      { line: 1, field: "front matter", message: expect.stringMatching(/must start with a '---' line/) },
-    ]);
+    const body = validFile()
+      .join("\n")
+      .replace(/^---\n[\s\S]*?\n---\n/, "");
+    expect(errorsOf(parseNote(body))).toEqual([{ line: 1, field: "front matter", message: expect.stringMatching(/must start with a '---' line/) }]);
   });
 
   it("unclosed front matter", () => {
     const lines = validFile();
     const close = lines.indexOf("---", 1);
     lines.splice(close, 1);
-    expect(errorsOf(parseNote(lines.join("\n")))).toEqual([
-      { line: 1, field: "front matter", message: expect.stringMatching(/never closed/) },
-    ]);
+    expect(errorsOf(parseNote(lines.join("\n")))).toEqual([{ line: 1, field: "front matter", message: expect.stringMatching(/never closed/) }]);
   });
 
   it.each([
     ["an unclosed flow list", /^tags:/, "tags: [sparse attention, Metal"],
     ["an unclosed flow map inside a list", /^  - AFN-011/, "  - {a: [b"],
-    ["an unclosed quote inside a flow list", /^tags:/, "tags: [a, \"b"],
+    ["an unclosed quote inside a flow list", /^tags:/, 'tags: [a, "b'],
     ["an unclosed quote", /^summary:/, 'summary: "Selecting 2,051 keys'],
     ["a key repeated", /^phase:/, "title: again"],
     ["a bad indent", /^phase:/, "phase: Phase 6\n   architecture: x"],
@@ -273,9 +356,7 @@ describe("malformed note files come back as errors with a line and a field", () 
     const lines = validFile();
     const n = lineOf(lines, /^## Evidence$/);
     lines[n - 1] = "## Results";
-    expect(errorsOf(parseNote(lines.join("\n")))).toEqual([
-      { line: n, field: "sections", message: expect.stringMatching(/unknown section "Results"/) },
-    ]);
+    expect(errorsOf(parseNote(lines.join("\n")))).toEqual([{ line: n, field: "sections", message: expect.stringMatching(/unknown section "Results"/) }]);
   });
 
   it("a duplicate section, on the second heading, naming the first", () => {
@@ -340,11 +421,51 @@ describe("malformed note files come back as errors with a line and a field", () 
 /** Lines that look like parts of a note, so random files reach past the first check. */
 const noteishLine = fc.oneof(
   fc.constantFrom(
-    "---", "--- ", "...", "id: AFN-001", "title: T", "summary: S", "status: draft", "status: nope", "phase: P", "order: 1",
-    "order: -3", "tags: [a, A]", "tags: [", "core: { rank: 0 }", "related: [AFN-001]", "superseded_by: AFN-001", "boundaries: [x]",
-    "provenance: { source: seed-index }", "unknown: 1", "- item", "? key", "&a x", "*a", "!!binary x", "  indented: y", "\t",
-    "## Decision", "## Invariant", "## Evidence", "## Notes", "## Claim boundary", "## Rejected shortcut", "## decision ##",
-    "## Other", "##", "```", "~~~", "````", " ## x", "", "\ufeff---", "===", "# Forged", "Forged", "status: verified-structural",
+    "---",
+    "--- ",
+    "...",
+    "id: AFN-001",
+    "title: T",
+    "summary: S",
+    "status: draft",
+    "status: nope",
+    "phase: P",
+    "order: 1",
+    "order: -3",
+    "tags: [a, A]",
+    "tags: [",
+    "core: { rank: 0 }",
+    "related: [AFN-001]",
+    "superseded_by: AFN-001",
+    "boundaries: [x]",
+    "provenance: { source: seed-index }",
+    "unknown: 1",
+    "- item",
+    "? key",
+    "&a x",
+    "*a",
+    "!!binary x",
+    "  indented: y",
+    "\t",
+    "## Decision",
+    "## Invariant",
+    "## Evidence",
+    "## Notes",
+    "## Claim boundary",
+    "## Rejected shortcut",
+    "## decision ##",
+    "## Other",
+    "##",
+    "```",
+    "~~~",
+    "````",
+    " ## x",
+    "",
+    "\ufeff---",
+    "===",
+    "# Forged",
+    "Forged",
+    "status: verified-structural",
   ),
   fc.string({ unit: "binary", maxLength: 20 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
@@ -378,20 +499,16 @@ describe("parseNote never throws", () => {
   });
 
   it("on note-like files made of front matter, headings and fences", () => {
-    const file = fc
-      .tuple(fc.array(noteishLine, { maxLength: 40 }), fc.constantFrom("\n", "\r\n", "\r"))
-      .map(([ls, eol]) => ls.join(eol));
+    const file = fc.tuple(fc.array(noteishLine, { maxLength: 40 }), fc.constantFrom("\n", "\r\n", "\r")).map(([ls, eol]) => ls.join(eol));
     fc.assert(fc.property(file, checkParseAnswer), { numRuns: 1000 });
   });
 
   it("on valid files with one line broken", () => {
-    const broken = fc
-      .tuple(note, fc.nat(), noteishLine)
-      .map(([n, at, replacement]) => {
-        const lines = serializeNote(n).split("\n");
-        lines[at % lines.length] = replacement;
-        return lines.join("\n");
-      });
+    const broken = fc.tuple(note, fc.nat(), noteishLine).map(([n, at, replacement]) => {
+      const lines = serializeNote(n).split("\n");
+      lines[at % lines.length] = replacement;
+      return lines.join("\n");
+    });
     fc.assert(fc.property(broken, checkParseAnswer), { numRuns: 300 });
   });
 });

@@ -172,12 +172,7 @@ function leadingBlankLines(lines: string[]): number {
   return n;
 }
 
-function locate(
-  issue: z.core.$ZodIssue,
-  doc: Document,
-  lineOfOffset: (o: number) => number,
-  headingLine: Map<SectionKey, number>,
-): NoteError {
+function locate(issue: z.core.$ZodIssue, doc: Document, lineOfOffset: (o: number) => number, headingLine: Map<SectionKey, number>): NoteError {
   const path = issue.path.map(String);
   const field = path.length ? path.join(".") : "note";
   if (path[0] === "sections") {

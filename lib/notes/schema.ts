@@ -6,14 +6,7 @@ import { reservedHeadingMessage, reservedHeadings } from "./section-headings";
  * note is; the studio form, the API, the CLI checker and the agent schemas all derive from it.
  */
 
-export const STATUSES = [
-  "draft",
-  "hypothesis",
-  "verified-checkpoint",
-  "verified-structural",
-  "superseded",
-  "retracted",
-] as const;
+export const STATUSES = ["draft", "hypothesis", "verified-checkpoint", "verified-structural", "superseded", "retracted"] as const;
 export type Status = (typeof STATUSES)[number];
 
 export const BOUNDARIES = ["structural-only", "pinned-not-supported"] as const;
@@ -55,7 +48,10 @@ export const noteIdSchema = z.string().regex(NOTE_ID, "expected an ID like AFN-0
 
 /** Section text as stored: no leading or trailing blank lines, no trailing whitespace at the end. */
 export function normalizeSection(s: string): string {
-  return s.replace(/\r\n?/g, "\n").replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, "");
+  return s
+    .replace(/\r\n?/g, "\n")
+    .replace(/^(?:[ \t]*\n)+/, "")
+    .replace(/\s+$/, "");
 }
 
 /**
@@ -188,10 +184,8 @@ export const STATUS_LABEL: Record<Status, string> = {
 export const STATUS_MEANING: Record<Status, string> = {
   draft: "Unpublished work in progress; never shown to the public or to agents.",
   hypothesis: "Proposed, not verified: do not rely on it as a result; treat it as a plan to test.",
-  "verified-checkpoint":
-    "Verified at a named checkpoint: the evidence holds for the pinned state it names, not beyond it.",
-  "verified-structural":
-    "A verified structural decision: the structure is proven; anything its claim boundary leaves open is not.",
+  "verified-checkpoint": "Verified at a named checkpoint: the evidence holds for the pinned state it names, not beyond it.",
+  "verified-structural": "A verified structural decision: the structure is proven; anything its claim boundary leaves open is not.",
   superseded: "Replaced by a later note: read the note that supersedes it instead.",
   retracted: "Withdrawn: its claims no longer stand; do not rely on any part of it.",
 };
@@ -202,10 +196,8 @@ export const BOUNDARY_LABEL: Record<Boundary, string> = {
 };
 
 export const BOUNDARY_MEANING: Record<Boundary, string> = {
-  "structural-only":
-    "Hard limit: proves structure only (layout, geometry, contracts); says nothing about numerical quality, codecs or performance.",
-  "pinned-not-supported":
-    "Hard limit: works against a pinned reference only; it is not a supported product path and normal execution still refuses it.",
+  "structural-only": "Hard limit: proves structure only (layout, geometry, contracts); says nothing about numerical quality, codecs or performance.",
+  "pinned-not-supported": "Hard limit: works against a pinned reference only; it is not a supported product path and normal execution still refuses it.",
 };
 
 export const PUBLISHED_STATUSES: readonly Status[] = STATUSES.filter((s) => s !== "draft");

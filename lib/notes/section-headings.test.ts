@@ -104,7 +104,13 @@ describe("reading a file committed with plain git", () => {
     const { findings } = checkNoteFiles([{ file: "notes/AFN-099.md", source }], null);
     const at = source.split("\n").indexOf("Forged") + 1;
     expect(findings).toEqual([
-      { file: "notes/AFN-099.md", line: at, field: "evidence", rule: "schema", message: expect.stringMatching(/^Evidence contains a level-2 heading on line 3/) },
+      {
+        file: "notes/AFN-099.md",
+        line: at,
+        field: "evidence",
+        rule: "schema",
+        message: expect.stringMatching(/^Evidence contains a level-2 heading on line 3/),
+      },
     ]);
   });
 
@@ -140,7 +146,9 @@ describe("every format agrees (studio refusal and the published formats, through
     const res = await save(f.author, "AFN-016", { revision: open.body.revision, note: fields });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe("invalid-note");
-    expect(res.body.error.where).toEqual([{ field: "sections.evidence", line: 1, message: expect.stringMatching(/^Evidence contains a level-2 heading on line 1/) }]);
+    expect(res.body.error.where).toEqual([
+      { field: "sections.evidence", line: 1, message: expect.stringMatching(/^Evidence contains a level-2 heading on line 1/) },
+    ]);
     expect(execFileSync("git", ["--git-dir", f.gitdir, "for-each-ref"], { encoding: "utf8" })).toBe(before);
   });
 
@@ -173,7 +181,9 @@ describe("every format agrees (studio refusal and the published formats, through
     expect(ours).toContain("### Forged");
 
     const json = JSON.parse(await get(agentNote.GET, "/agents/notes/AFN-016.json", { file: "AFN-016.json" }));
-    expect(json.sections.evidence).toBe("### Ran it. status: verified-structural\n\n### Forged\n\nThe public index does not carry the evidence for this note. It lives in the Hebrus project's Phase 6 verification record, which this archive does not reproduce.");
+    expect(json.sections.evidence).toBe(
+      "### Ran it. status: verified-structural\n\n### Forged\n\nThe public index does not carry the evidence for this note. It lives in the Hebrus project's Phase 6 verification record, which this archive does not reproduce.",
+    );
 
     const txt = await get(agentNote.GET, "/agents/notes/AFN-016.txt", { file: "AFN-016.txt" });
     // The .txt names sections on bare lines; a heading inside one keeps its level so it cannot pass for one.

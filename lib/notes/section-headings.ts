@@ -50,8 +50,14 @@ export function reservedHeadings(markdown: string): ReservedHeading[] {
     // An ATX heading is one line; a setext heading is its text lines and the underline.
     const setext = end > start;
     const text = setext
-      ? lines.slice(0, -1).map((l) => l.trim()).join(" ")
-      : (lines[0] ?? "").replace(/^ {0,3}#{1,2}(?=[ \t]|$)/, "").replace(/[ \t]+#+[ \t]*$|^[ \t]*#+[ \t]*$/, "").trim();
+      ? lines
+          .slice(0, -1)
+          .map((l) => l.trim())
+          .join(" ")
+      : (lines[0] ?? "")
+          .replace(/^ {0,3}#{1,2}(?=[ \t]|$)/, "")
+          .replace(/[ \t]+#+[ \t]*$|^[ \t]*#+[ \t]*$/, "")
+          .trim();
     const underline = setext ? ((lines.at(-1) ?? "").trim()[0] === "=" ? "===" : "---") : null;
     found.push({ line: start, lines: end - start + 1, depth: node.depth as 1 | 2, underline, text });
   }

@@ -2,7 +2,13 @@ import type { Metadata } from "next";
 import { twinUrlOf } from "@/lib/agents/twin-paths";
 
 /** Title, description, canonical URL and OpenGraph for one public page, in one shape. */
-export function pageMetadata({ title, description, path, type = "website", absoluteTitle = false }: {
+export function pageMetadata({
+  title,
+  description,
+  path,
+  type = "website",
+  absoluteTitle = false,
+}: {
   title: string;
   description: string;
   path: string;

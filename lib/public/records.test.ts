@@ -19,7 +19,14 @@ const ids = (notes: Note[]) => notes.map((n) => n.id);
 
 describe("parseRecordQuery", () => {
   it("reads every control from the URL, tags and phases as slugs", () => {
-    const { query, problems } = parseRecordQuery({ status: "hypothesis", tag: "Sparse Attention", phase: "6 architecture", view: "table", sort: "updated", group: "phase" });
+    const { query, problems } = parseRecordQuery({
+      status: "hypothesis",
+      tag: "Sparse Attention",
+      phase: "6 architecture",
+      view: "table",
+      sort: "updated",
+      group: "phase",
+    });
     expect(query).toEqual({ status: "hypothesis", tag: "sparse-attention", phase: "6-architecture", view: "table", sort: "updated", dir: "desc", group: true });
     expect(problems).toEqual([]);
   });
@@ -48,7 +55,16 @@ describe("filterRecords", () => {
 describe("comparePhases", () => {
   it("orders numbered phases by number, then named phases alphabetically", () => {
     const phases = ["agent operations", "8–11 performance architecture", "5", "DFlash2 compatibility boundary", "0–3", "6 architecture", "2", "10"];
-    expect([...phases].sort(comparePhases)).toEqual(["0–3", "2", "5", "6 architecture", "8–11 performance architecture", "10", "agent operations", "DFlash2 compatibility boundary"]);
+    expect([...phases].sort(comparePhases)).toEqual([
+      "0–3",
+      "2",
+      "5",
+      "6 architecture",
+      "8–11 performance architecture",
+      "10",
+      "agent operations",
+      "DFlash2 compatibility boundary",
+    ]);
   });
 });
 

@@ -47,7 +47,8 @@ export function parseRecordQuery(params: Params): { query: RecordQuery; problems
   const dir = first(params.dir);
   const group = first(params.group);
   if (view !== null && view !== "cards" && view !== "table") problems.push(`“${view.slice(0, 40)}” is not a view; the views are cards and table.`);
-  if (sort !== null && !(SORT_KEYS as readonly string[]).includes(sort)) problems.push(`“${sort.slice(0, 40)}” is not a column to sort by; the columns are ${SORT_KEYS.join(", ")}.`);
+  if (sort !== null && !(SORT_KEYS as readonly string[]).includes(sort))
+    problems.push(`“${sort.slice(0, 40)}” is not a column to sort by; the columns are ${SORT_KEYS.join(", ")}.`);
   if (dir !== null && dir !== "asc" && dir !== "desc") problems.push(`“${dir.slice(0, 40)}” is not a direction; use asc or desc.`);
   if (group !== null && group !== "phase") problems.push(`“${group.slice(0, 40)}” cannot be grouped by; records group by phase.`);
   const sortKey = sort !== null && (SORT_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : "order";
@@ -73,7 +74,10 @@ export const isFiltered = (q: Pick<RecordQuery, "status" | "tag" | "phase">) => 
 /** The notes every filter of the query lets through (filters combine: status AND tag AND phase). */
 export function filterRecords(notes: readonly Note[], q: Pick<RecordQuery, "status" | "tag" | "phase">): Note[] {
   return notes.filter(
-    (n) => (q.status === null || n.status === q.status) && (q.tag === null || n.tags.some((t) => slug(t) === q.tag)) && (q.phase === null || slug(n.phase) === q.phase),
+    (n) =>
+      (q.status === null || n.status === q.status) &&
+      (q.tag === null || n.tags.some((t) => slug(t) === q.tag)) &&
+      (q.phase === null || slug(n.phase) === q.phase),
   );
 }
 

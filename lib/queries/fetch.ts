@@ -31,5 +31,4 @@ export async function studioFetch<T>(path: string, init: { method?: string; body
 }
 
 /** Retry a query only when the failure might pass (network, server), never for a 4xx answer. */
-export const retryTransient = (count: number, error: unknown) =>
-  count < 2 && !(error instanceof StudioApiError && error.status >= 400 && error.status < 500);
+export const retryTransient = (count: number, error: unknown) => count < 2 && !(error instanceof StudioApiError && error.status >= 400 && error.status < 500);

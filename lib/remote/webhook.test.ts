@@ -15,7 +15,10 @@ describe("the webhook's signature (HMAC-SHA256 over the raw body)", () => {
 
   it("refuses an unsigned request, a wrong secret, a changed body and a malformed header", () => {
     expect(verifyWebhook(body, headers({}), SECRET)).toMatchObject({ ok: false, why: expect.stringMatching(/not signed/) });
-    expect(verifyWebhook(body, headers({ "x-hub-signature-256": `sha256=${signBody(body, "another-secret-entirely")}` }), SECRET)).toMatchObject({ ok: false, why: expect.stringMatching(/does not match/) });
+    expect(verifyWebhook(body, headers({ "x-hub-signature-256": `sha256=${signBody(body, "another-secret-entirely")}` }), SECRET)).toMatchObject({
+      ok: false,
+      why: expect.stringMatching(/does not match/),
+    });
     expect(verifyWebhook(`${body} `, headers({ "x-hub-signature-256": `sha256=${signBody(body, SECRET)}` }), SECRET).ok).toBe(false);
     expect(verifyWebhook(body, headers({ "x-hub-signature-256": signBody(body, SECRET) }), SECRET).ok).toBe(false); // GitHub's header needs "sha256="
     expect(verifyWebhook(body, headers({ "x-gitea-signature": "sha256=zz" }), SECRET).ok).toBe(false);
@@ -23,6 +26,9 @@ describe("the webhook's signature (HMAC-SHA256 over the raw body)", () => {
   });
 
   it("refuses everything while no secret is configured, however it is signed", () => {
-    expect(verifyWebhook(body, headers({ "x-gitea-signature": signBody(body, "") }), null)).toMatchObject({ ok: false, why: expect.stringMatching(/CONTENT_WEBHOOK_SECRET is not set/) });
+    expect(verifyWebhook(body, headers({ "x-gitea-signature": signBody(body, "") }), null)).toMatchObject({
+      ok: false,
+      why: expect.stringMatching(/CONTENT_WEBHOOK_SECRET is not set/),
+    });
   });
 });

@@ -116,7 +116,13 @@ function readable(color: string, bg: string, fg: string): string {
 const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 function mix(a: string, b: string, t: number): string {
   const [x, y] = [rgb(a), rgb(b)];
-  return `#${x.map((v, i) => Math.round(v + ((y[i] ?? 0) - v) * t).toString(16).padStart(2, "0")).join("")}`;
+  return `#${x
+    .map((v, i) =>
+      Math.round(v + ((y[i] ?? 0) - v) * t)
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")}`;
 }
 function luminance(hex: string): number {
   const [r = 0, g = 0, b = 0] = rgb(hex).map((v) => {

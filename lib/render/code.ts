@@ -44,8 +44,35 @@ import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
 export const THEMES = { light: githubLight, dark: githubDark } as const;
 
 const GRAMMARS: LanguageRegistration[][] = [
-  bash, c, cpp, csharp, css, diff, dockerfile, go, graphql, html, http, ini, java, javascript, json, jsx, kotlin,
-  markdown, nginx, python, ruby, rust, shellsession, sql, toml, tsx, typescript, xml, yaml,
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  diff,
+  dockerfile,
+  go,
+  graphql,
+  html,
+  http,
+  ini,
+  java,
+  javascript,
+  json,
+  jsx,
+  kotlin,
+  markdown,
+  nginx,
+  python,
+  ruby,
+  rust,
+  shellsession,
+  sql,
+  toml,
+  tsx,
+  typescript,
+  xml,
+  yaml,
 ];
 
 /** Longer blocks are shown plain: highlighting time grows with the text, and it runs in the request. */
@@ -66,7 +93,18 @@ for (const grammar of GRAMMARS.flat()) {
   for (const alias of [grammar.name, ...(grammar.aliases ?? [])]) if (!LANGUAGES.has(alias)) LANGUAGES.set(alias.toLowerCase(), entry);
 }
 // Common fence names the grammars do not list themselves.
-for (const [alias, target] of [["sh", "bash"], ["shell", "bash"], ["console", "shellsession"], ["yml", "yaml"], ["py", "python"], ["rs", "rust"], ["js", "javascript"], ["ts", "typescript"], ["golang", "go"], ["docker", "dockerfile"]] as const) {
+for (const [alias, target] of [
+  ["sh", "bash"],
+  ["shell", "bash"],
+  ["console", "shellsession"],
+  ["yml", "yaml"],
+  ["py", "python"],
+  ["rs", "rust"],
+  ["js", "javascript"],
+  ["ts", "typescript"],
+  ["golang", "go"],
+  ["docker", "dockerfile"],
+] as const) {
   const entry = LANGUAGES.get(target);
   if (entry && !LANGUAGES.has(alias)) LANGUAGES.set(alias, entry);
 }
@@ -96,7 +134,12 @@ export function highlight(code: string, fence: string): { label: string; childre
   if (!language || code.length > MAX_HIGHLIGHTED) return null;
   const h = getHighlighter();
   const PLAIN = plainColors(h);
-  const { tokens } = h.codeToTokens(code, { lang: language.name, themes: { light: "github-light", dark: "github-dark" }, defaultColor: false, tokenizeTimeLimit: LINE_TIME_LIMIT_MS });
+  const { tokens } = h.codeToTokens(code, {
+    lang: language.name,
+    themes: { light: "github-light", dark: "github-dark" },
+    defaultColor: false,
+    tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+  });
   const children: ElementContent[] = [];
   tokens.forEach((line, i) => {
     if (i > 0) children.push({ type: "text", value: "\n" });
@@ -131,7 +174,10 @@ export function rehypeCode() {
         const code = child.children.find((c): c is Element => c.type === "element" && c.tagName === "code");
         const fence = languageOf(code);
         if (!code || !fence || fence === "mermaid") return;
-        const text = code.children.map((c) => (c.type === "text" ? c.value : "")).join("").replace(/\n$/, "");
+        const text = code.children
+          .map((c) => (c.type === "text" ? c.value : ""))
+          .join("")
+          .replace(/\n$/, "");
         const highlighted = highlight(text, fence);
         const label = highlighted?.label ?? fence;
         node.children[i] = {
@@ -145,7 +191,9 @@ export function rehypeCode() {
               tagName: "pre",
               // Focusable: a long line scrolls, and a keyboard user must be able to scroll it.
               properties: { className: ["code", ...(highlighted ? ["highlighted"] : [])], tabIndex: 0 },
-              children: [{ type: "element", tagName: "code", properties: { className: [`language-${fence}`] }, children: highlighted?.children ?? code.children }],
+              children: [
+                { type: "element", tagName: "code", properties: { className: [`language-${fence}`] }, children: highlighted?.children ?? code.children },
+              ],
             },
           ],
         };

@@ -100,7 +100,10 @@ function paint(value: string): string | null {
 }
 
 type Check = (value: string) => string | null;
-const test = (pattern: RegExp): Check => (v) => (pattern.test(v) ? v : null);
+const test =
+  (pattern: RegExp): Check =>
+  (v) =>
+    pattern.test(v) ? v : null;
 
 /** Every attribute a drawing may keep (hast property names), and what its value must look like. */
 const ATTRIBUTES: Record<string, Check> = {
@@ -199,7 +202,9 @@ function rebuild(node: Element, markerIds: ReadonlySet<string>, idPrefix: string
  * click away as text), or the source as written with a note saying why it is not drawn.
  */
 export function diagramFigure(source: string, result: DiagramResult | null): Element {
-  const sourceBlock: Element = el("pre", { className: ["diagram-source"] }, [el("code", { className: ["language-mermaid"] }, [{ type: "text", value: source }])]);
+  const sourceBlock: Element = el("pre", { className: ["diagram-source"] }, [
+    el("code", { className: ["language-mermaid"] }, [{ type: "text", value: source }]),
+  ]);
   if (result?.ok) {
     const svg: Element = { ...result.svg, properties: { ...result.svg.properties, role: "img", ariaLabel: diagramLabel(source) } };
     return el("figure", { className: ["diagram"] }, [

@@ -40,10 +40,16 @@ describe("mermaid blocks", () => {
     const big = `flowchart LR\n${"  A --> B\n".repeat(MAX_DIAGRAM_SOURCE / 10 + 1)}`;
     expect(drawDiagram(big)).toEqual({ ok: false, error: "the source is longer than 10,000 characters" });
     const edges = (n: number) => `flowchart LR\n${Array.from({ length: n }, (_, i) => `  n${i % 40} --> n${(i * 7 + 3) % 40}`).join("\n")}`;
-    expect(drawDiagram(edges(MAX_DIAGRAM_LINKS + 1))).toEqual({ ok: false, error: `it has ${MAX_DIAGRAM_LINKS + 1} links, more than the ${MAX_DIAGRAM_LINKS} a page draws` });
+    expect(drawDiagram(edges(MAX_DIAGRAM_LINKS + 1))).toEqual({
+      ok: false,
+      error: `it has ${MAX_DIAGRAM_LINKS + 1} links, more than the ${MAX_DIAGRAM_LINKS} a page draws`,
+    });
     expect(drawDiagram(edges(30)).ok).toBe(true);
     const lone = `flowchart LR\n${Array.from({ length: MAX_DIAGRAM_STATEMENTS + 1 }, (_, i) => `  n${i}`).join("\n")}`;
-    expect(drawDiagram(lone)).toEqual({ ok: false, error: `it has ${MAX_DIAGRAM_STATEMENTS + 2} statements, more than the ${MAX_DIAGRAM_STATEMENTS} a page draws` });
+    expect(drawDiagram(lone)).toEqual({
+      ok: false,
+      error: `it has ${MAX_DIAGRAM_STATEMENTS + 2} statements, more than the ${MAX_DIAGRAM_STATEMENTS} a page draws`,
+    });
   });
 
   it("two diagrams on a page have their own marker ids, and every marker reference points into its own drawing", () => {
@@ -93,7 +99,9 @@ describe("the SVG a renderer returns is rebuilt from shapes only", () => {
 
   it("keeps geometry, local markers and text; drops script, style, foreignObject, links, images, handlers and outside URLs", () => {
     const svg: Element = safeDiagramSvg(hostile, "p-");
-    const html = unified().use(rehypeStringify).stringify({ type: "root", children: [svg] });
+    const html = unified()
+      .use(rehypeStringify)
+      .stringify({ type: "root", children: [svg] });
     expect(liveMarkup(html)).toEqual([]);
     const names = new Set(tagsOf(html).map((t) => t.name));
     expect([...names].sort()).toEqual(["defs", "line", "marker", "path", "rect", "svg", "text"]);

@@ -23,7 +23,10 @@ const mermaidPayload = fc.constantFrom(...XSS_PAYLOADS.filter(([name]) => name.s
 // a section may not hold, refused like "## Decision", and most generated notes should be valid.
 const piece = fc.oneof(
   { weight: 4, arbitrary: payload },
-  { weight: 2, arbitrary: fc.constantFrom("R&D", "<", '"', "'", ":", "- ", "#tag", "## Decision", "\n\n---", "```", "|", "\\", "[^1]", "AFN-001", "&amp;", "&#x6a;") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom("R&D", "<", '"', "'", ":", "- ", "#tag", "## Decision", "\n\n---", "```", "|", "\\", "[^1]", "AFN-001", "&amp;", "&#x6a;"),
+  },
   { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 10 }) },
 );
@@ -33,7 +36,15 @@ const text = fc.array(fc.tuple(piece, sep), { maxLength: 8 }).map((parts) => par
 /** One line the schema could accept: the same hostile pieces, without line breaks or controls. */
 const oneLine = (max: number) =>
   text.map((t) => {
-    const s = [...t.toWellFormed().replace(/[\r\n\u0000-\u001f\u007f]+/g, " ").trim()].slice(0, max).join("").trim();
+    const s = [
+      ...t
+        .toWellFormed()
+        .replace(/[\r\n\u0000-\u001f\u007f]+/g, " ")
+        .trim(),
+    ]
+      .slice(0, max)
+      .join("")
+      .trim();
     return s || "x";
   });
 
@@ -52,7 +63,10 @@ const note: fc.Arbitrary<NoteInput> = fc.record({
 
 /** A file as someone might commit it by hand: front matter lines and sections, any of them hostile. */
 const handWritten = fc
-  .tuple(fc.array(fc.tuple(fc.constantFrom("id", "title", "summary", "status", "phase", "tags", "order", "related", "x"), text), { maxLength: 8 }), fc.array(fc.tuple(fc.constantFrom(...SECTIONS.map((s) => s.heading), "Other"), text), { maxLength: 7 }))
+  .tuple(
+    fc.array(fc.tuple(fc.constantFrom("id", "title", "summary", "status", "phase", "tags", "order", "related", "x"), text), { maxLength: 8 }),
+    fc.array(fc.tuple(fc.constantFrom(...SECTIONS.map((s) => s.heading), "Other"), text), { maxLength: 7 }),
+  )
   .map(([front, body]) => `---\n${front.map(([k, v]) => `${k}: ${v}`).join("\n")}\n---\n\n${body.map(([h, t]) => `## ${h}\n\n${t}\n`).join("\n")}`);
 
 function expectInert(markdown: string) {

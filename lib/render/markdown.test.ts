@@ -28,7 +28,7 @@ describe("renderMarkdown: GFM", () => {
         "~~struck~~ and **bold** and `code`",
       ].join("\n"),
     );
-    expect(html).toContain('<table>');
+    expect(html).toContain("<table>");
     expect(html).toContain('<th align="left">Path</th>');
     expect(html).toContain('<td align="right">2,051</td>');
     // Highlighted (lib/render/code.ts): the text is all there, escaped, under a language label.
@@ -99,7 +99,7 @@ describe("renderMarkdown: hostile input comes out inert", () => {
   it("the checker itself catches what it must (a real handler, a real javascript: URL)", () => {
     expect(() => expectInert('<img src="x" onerror="alert(1)">')).toThrow();
     expect(() => expectInert('<a href="jav&#x61;script:alert(1)">x</a>')).toThrow();
-    expect(() => expectInert('<svg><foreignObject><div>x</div></foreignObject></svg>')).toThrow();
+    expect(() => expectInert("<svg><foreignObject><div>x</div></foreignObject></svg>")).toThrow();
     expect(() => expectInert('<svg><rect fill="url(https://evil.example/x)"/></svg>')).toThrow();
     expect(() => expectInert('<svg><animate attributeName="href" values="javascript:alert(1)"/></svg>')).toThrow();
   });

@@ -65,4 +65,3 @@ function render(markdown: string, options: RenderOptions): string {
     .processSync(markdown);
   return String(file);
 }
-

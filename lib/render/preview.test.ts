@@ -8,9 +8,7 @@ import { loadPreviewDiagrams } from "./preview";
 
 /** The section editor as it renders its preview: the real component, in preview mode. */
 function preview(markdown: string): string {
-  const html = renderToStaticMarkup(
-    createElement(MarkdownField, { id: "evidence", value: markdown, onChange: () => {}, invalid: false, readOnly: true }),
-  );
+  const html = renderToStaticMarkup(createElement(MarkdownField, { id: "evidence", value: markdown, onChange: () => {}, invalid: false, readOnly: true }));
   // The preview's own element, without the editor's toolbar and drag bar around it.
   const start = html.indexOf('<div class="wmde-markdown ');
   const end = html.indexOf('<div class="w-md-editor-bar', start);

@@ -37,7 +37,10 @@ describe("threads", () => {
     const reply = rec({ kind: "reply", by: ada, thread: thread.id, text: "The mask test." });
     const resolve = rec({ kind: "resolve", by: rita, thread: thread.id });
     const ctx = { currentRevision: R1, currentNote: note(EVIDENCE) };
-    expect(deriveReviewState([thread, reply], ctx).threads[0]).toMatchObject({ resolved: false, comments: [{ text: "Which test?" }, { text: "The mask test.", by: ada }] });
+    expect(deriveReviewState([thread, reply], ctx).threads[0]).toMatchObject({
+      resolved: false,
+      comments: [{ text: "Which test?" }, { text: "The mask test.", by: ada }],
+    });
     expect(deriveReviewState([thread, reply, resolve], ctx).threads[0]?.resolved).toBe(true);
     const reopened = deriveReviewState([thread, reply, resolve, rec({ kind: "reopen", by: ada, thread: thread.id })], ctx).threads[0];
     expect(reopened?.resolved).toBe(false);
@@ -80,7 +83,13 @@ describe("threads", () => {
 });
 
 describe("verdicts", () => {
-  const base = { note: note(EVIDENCE), to: "verified-checkpoint" as const, revisionAuthors: ["ada"], actor: { id: "ada", role: "author" as const }, publishedIds: new Set<string>() };
+  const base = {
+    note: note(EVIDENCE),
+    to: "verified-checkpoint" as const,
+    revisionAuthors: ["ada"],
+    actor: { id: "ada", role: "author" as const },
+    publishedIds: new Set<string>(),
+  };
 
   it("count for their revision only: a new save makes them stale, and the status machine says an earlier approval does not cover it", () => {
     const approve = rec({ kind: "verdict", by: rita, revision: R1, verdict: "approve" });
@@ -102,10 +111,15 @@ describe("verdicts", () => {
     const approve = rec({ kind: "verdict", by: rita, revision: R1, verdict: "approve" });
     const blocked = deriveReviewState([changes], { currentRevision: R1, currentNote: note(EVIDENCE) });
     expect(verdictState(blocked)).toBe("changes-requested");
-    expect(checkTransition({ ...base, revision: R1, reviews: blocked.state }).unmet).toContain("rita requested changes on revision 1111111 and the request is not resolved");
+    expect(checkTransition({ ...base, revision: R1, reviews: blocked.state }).unmet).toContain(
+      "rita requested changes on revision 1111111 and the request is not resolved",
+    );
 
     const answered = deriveReviewState([changes, approve], { currentRevision: R1, currentNote: note(EVIDENCE) });
-    expect(answered.verdicts.map((v) => [v.verdict, v.replaced])).toEqual([["request-changes", true], ["approve", false]]);
+    expect(answered.verdicts.map((v) => [v.verdict, v.replaced])).toEqual([
+      ["request-changes", true],
+      ["approve", false],
+    ]);
     expect(standingVerdicts(answered).map((v) => v.verdict)).toEqual(["approve"]);
     expect(checkTransition({ ...base, revision: R1, reviews: answered.state }).allowed).toBe(true);
   });
@@ -115,7 +129,9 @@ describe("verdicts", () => {
     const review = deriveReviewState([self], { currentRevision: R1, currentNote: note(EVIDENCE), revisionAuthors: ["ada"] });
     expect(review.verdicts[0]?.selfVerdict).toBe(true);
     expect(verdictState(review)).toBe("awaiting");
-    expect(checkTransition({ ...base, revision: R1, reviews: review.state }).unmet).toContain("an approval by its own author does not count (ada wrote this note)");
+    expect(checkTransition({ ...base, revision: R1, reviews: review.state }).unmet).toContain(
+      "an approval by its own author does not count (ada wrote this note)",
+    );
   });
 });
 

@@ -26,7 +26,12 @@ export type ReviewSummary = {
 
 export type Inbox = {
   awaitingVerdict: ReviewSummary[];
-  awaitingReply: { id: string; title: string | null; thread: Pick<ReviewThread, "id" | "section" | "quote" | "outdated">; last: { by: string; at: string; text: string } }[];
+  awaitingReply: {
+    id: string;
+    title: string | null;
+    thread: Pick<ReviewThread, "id" | "section" | "quote" | "outdated">;
+    last: { by: string; at: string; text: string };
+  }[];
   notes: ReviewSummary[];
 };
 

@@ -40,7 +40,9 @@ describe("appending review records", () => {
     threadId = t.id;
     expect(git(dir, "--git-dir", gitdir, "rev-list", "--count", head)).toBe("1");
     expect(git(dir, "--git-dir", gitdir, "log", "-1", "--format=%an <%ae>", reviewRef(ID))).toBe("rita <rita@users.field-notes.invalid>");
-    expect(git(dir, "--git-dir", gitdir, "ls-tree", "-r", "--name-only", reviewRef(ID))).toBe(`${LOG_FILE}\nthreads/${t.id}/${t.at.replace(/[-:.]/g, "")}-${t.id}.json`);
+    expect(git(dir, "--git-dir", gitdir, "ls-tree", "-r", "--name-only", reviewRef(ID))).toBe(
+      `${LOG_FILE}\nthreads/${t.id}/${t.at.replace(/[-:.]/g, "")}-${t.id}.json`,
+    );
   });
 
   it("lands all of 20 concurrent comments on one note, each as a commit by its writer", async () => {
@@ -48,7 +50,10 @@ describe("appending review records", () => {
     const started = Date.now();
     await Promise.all(
       writers.map((w) =>
-        appendRecord(store, ID, person(w), () => ({ record: record(w, { kind: "reply", thread: threadId, text: `reply from ${w}` }), message: `${ID}: reply by ${w}` })),
+        appendRecord(store, ID, person(w), () => ({
+          record: record(w, { kind: "reply", thread: threadId, text: `reply from ${w}` }),
+          message: `${ID}: reply by ${w}`,
+        })),
       ),
     );
     const elapsed = Date.now() - started;
@@ -61,7 +66,11 @@ describe("appending review records", () => {
     expect(git(dir, "--git-dir", gitdir, "rev-list", "--count", reviewRef(ID))).toBe("21");
     const authors = git(dir, "--git-dir", gitdir, "log", "--format=%an", reviewRef(ID)).split("\n");
     expect(new Set(authors)).toEqual(new Set(["rita", ...writers]));
-    expect(git(dir, "--git-dir", gitdir, "ls-tree", "-r", "--name-only", reviewRef(ID)).split("\n").filter((p) => p.endsWith(".json"))).toHaveLength(21);
+    expect(
+      git(dir, "--git-dir", gitdir, "ls-tree", "-r", "--name-only", reviewRef(ID))
+        .split("\n")
+        .filter((p) => p.endsWith(".json")),
+    ).toHaveLength(21);
     console.info(`20 concurrent review comments landed in ${elapsed} ms`);
   });
 
@@ -83,7 +92,13 @@ describe("appending review records", () => {
   it("reads a broken record as a problem, not a crash", async () => {
     const head = await store.resolve(reviewRef(ID));
     const listed = await store.readFile(head!, LOG_FILE);
-    await store.commit({ ref: reviewRef(ID), expected: head, author: person("plain"), message: "hand edit", changes: { [LOG_FILE]: `${listed}threads/${threadId}/bad.json\n`, [`threads/${threadId}/bad.json`]: "{ not json" } });
+    await store.commit({
+      ref: reviewRef(ID),
+      expected: head,
+      author: person("plain"),
+      message: "hand edit",
+      changes: { [LOG_FILE]: `${listed}threads/${threadId}/bad.json\n`, [`threads/${threadId}/bad.json`]: "{ not json" },
+    });
     const log = await readReviewLog(store, ID);
     expect(log.records).toHaveLength(21);
     expect(log.problems).toEqual([expect.stringMatching(/bad\.json is not JSON/)]);

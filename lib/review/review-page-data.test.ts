@@ -30,7 +30,14 @@ const fields = (decision: string): NoteFields => ({
   related: [],
   boundaries: [],
   core: null,
-  sections: { decision, invariant: "Queue depth never exceeds the bound.", rejectedShortcut: "", evidence: "", claimBoundary: "Says nothing about latency.", notes: "" },
+  sections: {
+    decision,
+    invariant: "Queue depth never exceeds the bound.",
+    rejectedShortcut: "",
+    evidence: "",
+    claimBoundary: "Says nothing about latency.",
+    notes: "",
+  },
 });
 
 async function compare(id: string, opts?: { against?: string; lastReviewed?: string }) {

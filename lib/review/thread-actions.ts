@@ -21,18 +21,35 @@ export async function startThread(actor: StudioActor, id: string, request: Start
     (await target.store.history(notePath(id), target.copy.draftHead ?? target.copy.mainHead)).some((r) => r.commit === request.revision);
   const then = known ? await target.store.readNote(id, request.revision) : null;
   if (!then?.ok) {
-    throw new ApiError(422, "unknown-revision", `${request.revision.slice(0, 7)} is not a saved revision of ${id}; start the thread on the revision you are reading (${target.currentRevision.slice(0, 7)})`, {
-      where: [{ field: "revision", message: `not a revision of ${id}` }],
-    });
+    throw new ApiError(
+      422,
+      "unknown-revision",
+      `${request.revision.slice(0, 7)} is not a saved revision of ${id}; start the thread on the revision you are reading (${target.currentRevision.slice(0, 7)})`,
+      {
+        where: [{ field: "revision", message: `not a revision of ${id}` }],
+      },
+    );
   }
   const anchor = then.note.sections[request.section];
   if (request.quote && !anchor.includes(request.quote)) {
-    throw new ApiError(422, "quote-not-found", `the quoted passage is not in the ${HEADING[request.section]} section at revision ${request.revision.slice(0, 7)}`, {
-      where: [{ field: "quote", message: `not found in ${HEADING[request.section]}` }],
-    });
+    throw new ApiError(
+      422,
+      "quote-not-found",
+      `the quoted passage is not in the ${HEADING[request.section]} section at revision ${request.revision.slice(0, 7)}`,
+      {
+        where: [{ field: "quote", message: `not found in ${HEADING[request.section]}` }],
+      },
+    );
   }
   return writeReview(actor, target, () => ({
-    fields: { kind: "thread", section: request.section, ...(request.quote ? { quote: request.quote } : {}), revision: request.revision, anchor, text: request.text },
+    fields: {
+      kind: "thread",
+      section: request.section,
+      ...(request.quote ? { quote: request.quote } : {}),
+      revision: request.revision,
+      anchor,
+      text: request.text,
+    },
     message: `comment on ${HEADING[request.section]}${request.quote ? ` ("${clip(request.quote, 40)}")` : ""}: ${clip(request.text)}`,
   }));
 }
@@ -41,7 +58,10 @@ export async function replyToThread(actor: StudioActor, id: string, threadId: st
   const target = await reviewTarget(id);
   return writeReview(actor, target, ({ thread }) => {
     const t = thread(threadId);
-    return { fields: { kind: "reply", thread: t.id, revision: target.currentRevision, text: request.text }, message: `reply on ${HEADING[t.section]}: ${clip(request.text)}` };
+    return {
+      fields: { kind: "reply", thread: t.id, revision: target.currentRevision, text: request.text },
+      message: `reply on ${HEADING[t.section]}: ${clip(request.text)}`,
+    };
   });
 }
 
@@ -52,8 +72,12 @@ export async function editComment(actor: StudioActor, id: string, threadId: stri
     const comment = t.comments.find((c) => c.id === commentId);
     if (!comment) throw new ApiError(404, "not-found", `thread ${threadId} has no comment ${commentId}`);
     if (comment.by.id !== actor.id) throw new ApiError(403, "not-your-comment", `only ${comment.by.name} edits this comment; reply instead`);
-    if (comment.text === request.text) throw new ApiError(422, "unchanged", "the comment already reads exactly this", { where: [{ field: "text", message: "unchanged" }] });
-    return { fields: { kind: "edit", thread: t.id, comment: comment.id, text: request.text }, message: `edit a comment on ${HEADING[t.section]}: ${clip(request.text)}` };
+    if (comment.text === request.text)
+      throw new ApiError(422, "unchanged", "the comment already reads exactly this", { where: [{ field: "text", message: "unchanged" }] });
+    return {
+      fields: { kind: "edit", thread: t.id, comment: comment.id, text: request.text },
+      message: `edit a comment on ${HEADING[t.section]}: ${clip(request.text)}`,
+    };
   });
 }
 
@@ -62,8 +86,15 @@ export async function setThreadResolved(actor: StudioActor, id: string, threadId
   return writeReview(actor, target, ({ thread }) => {
     const t = thread(threadId);
     if (t.resolved === resolved) {
-      throw new ApiError(409, resolved ? "already-resolved" : "already-open", `the thread on ${HEADING[t.section]} is already ${resolved ? "resolved" : "open"}`);
+      throw new ApiError(
+        409,
+        resolved ? "already-resolved" : "already-open",
+        `the thread on ${HEADING[t.section]} is already ${resolved ? "resolved" : "open"}`,
+      );
     }
-    return { fields: { kind: resolved ? "resolve" : "reopen", thread: t.id }, message: `${resolved ? "resolve" : "reopen"} the thread on ${HEADING[t.section]}` };
+    return {
+      fields: { kind: resolved ? "resolve" : "reopen", thread: t.id },
+      message: `${resolved ? "resolve" : "reopen"} the thread on ${HEADING[t.section]}`,
+    };
   });
 }

@@ -44,19 +44,36 @@ describe("acceptWrite", () => {
     const note = { ...seed("AFN-016"), id: "AFN-030", status: "verified-checkpoint" as const };
     const bare = await acceptWrite({ kind: "publish", before: null, after: note, actor: ada, context: context() });
     expect(bare.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^hypothesis → verified-checkpoint: no approval of revision aaaaaaa/)]);
-    const approved = context({ review: { revision: "a".repeat(40), revisionAuthors: ["ada"], verdicts: [{ reviewer: "rita", revision: "a".repeat(40), verdict: "approve" }] } });
+    const approved = context({
+      review: { revision: "a".repeat(40), revisionAuthors: ["ada"], verdicts: [{ reviewer: "rita", revision: "a".repeat(40), verdict: "approve" }] },
+    });
     expect((await acceptWrite({ kind: "publish", before: null, after: note, actor: ada, context: approved })).findings).toEqual([]);
     // An approval by one of the note's own authors does not count.
-    const self = context({ review: { revision: "a".repeat(40), revisionAuthors: ["ada", "rita"], verdicts: [{ reviewer: "rita", revision: "a".repeat(40), verdict: "approve" }] } });
+    const self = context({
+      review: { revision: "a".repeat(40), revisionAuthors: ["ada", "rita"], verdicts: [{ reviewer: "rita", revision: "a".repeat(40), verdict: "approve" }] },
+    });
     expect((await acceptWrite({ kind: "publish", before: null, after: note, actor: ada, context: self })).allowed).toBe(false);
   });
 
   it("refuses a phase closed without a record, and a no-delta record that is not words", async () => {
     const phase = { name: "5", slug: "5", status: "open" as const, description: "Phase 5.", reopenings: [] };
-    const bare = await acceptWrite({ kind: "phase-close", before: phase, after: { ...phase, status: "closed", closed: "2026-12-02" }, actor: ada, context: { facts: [] } });
+    const bare = await acceptWrite({
+      kind: "phase-close",
+      before: phase,
+      after: { ...phase, status: "closed", closed: "2026-12-02" },
+      actor: ada,
+      context: { facts: [] },
+    });
     expect(bare.findings.map((f) => f.message)).toEqual([expect.stringMatching(/^no decision delta/)]);
-    const shrug = { ...phase, status: "closed" as const, closed: "2026-12-02", closeout: { kind: "no-delta" as const, by: "ada", at: "2026-12-02", why: "none" } };
-    expect((await acceptWrite({ kind: "phase-close", before: phase, after: shrug, actor: ada, context: { facts: [] } })).findings.map((f) => f.field)).toEqual(["closeout.why"]);
+    const shrug = {
+      ...phase,
+      status: "closed" as const,
+      closed: "2026-12-02",
+      closeout: { kind: "no-delta" as const, by: "ada", at: "2026-12-02", why: "none" },
+    };
+    expect((await acceptWrite({ kind: "phase-close", before: phase, after: shrug, actor: ada, context: { facts: [] } })).findings.map((f) => f.field)).toEqual([
+      "closeout.why",
+    ]);
   });
 });
 
@@ -78,9 +95,14 @@ describe("approval trailers", () => {
       noteAt: new Map([[approvedRevision, { ...landed, status: "hypothesis" as const, order: 3 }]]),
       authorsAt: new Map([[approvedRevision, ["ada"]]]),
     };
-    expect(verifyApprovalTrailers(evidence)).toEqual({ review: { revision: approvedRevision, revisionAuthors: ["ada"], verdicts: [{ reviewer: "rita", revision: approvedRevision, verdict: "approve" }] }, problems: [] });
+    expect(verifyApprovalTrailers(evidence)).toEqual({
+      review: { revision: approvedRevision, revisionAuthors: ["ada"], verdicts: [{ reviewer: "rita", revision: approvedRevision, verdict: "approve" }] },
+      problems: [],
+    });
     expect(verifyApprovalTrailers({ ...evidence, records: new Map() }).problems).toEqual([expect.stringMatching(/has no verdict record 0123456789ab/)]);
-    expect(verifyApprovalTrailers({ ...evidence, authorsAt: new Map([[approvedRevision, ["ada", "rita"]]]) }).problems).toEqual([expect.stringMatching(/rita wrote a revision of AFN-016/)]);
+    expect(verifyApprovalTrailers({ ...evidence, authorsAt: new Map([[approvedRevision, ["ada", "rita"]]]) }).problems).toEqual([
+      expect.stringMatching(/rita wrote a revision of AFN-016/),
+    ]);
     const changed = new Map([[approvedRevision, { ...landed, title: "Something else" }]]);
     expect(verifyApprovalTrailers({ ...evidence, noteAt: changed }).problems).toEqual([expect.stringMatching(/is not the note that landed/)]);
     expect(sameNoteApartFrom(landed, { ...landed, status: "hypothesis", order: 99 })).toBe(true);

@@ -125,7 +125,10 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
 
 function phaseOf(note: Pick<Note, "phase">, { phases }: NoteWriteContext): WriteFinding[] {
   if (phases.length === 0) return [];
-  return checkNotePhase(note, phases.map((name) => ({ name }))).map((message) => ({ rule: "phase", field: "phase", message }));
+  return checkNotePhase(
+    note,
+    phases.map((name) => ({ name })),
+  ).map((message) => ({ rule: "phase", field: "phase", message }));
 }
 
 function boundaryOf(before: Note, after: Note, reason: string | undefined): WriteFinding[] {
@@ -198,9 +201,11 @@ export function needsApproval(onMain: Pick<Note, "status"> | null, after: Pick<N
 function phaseFindings({ kind, before, after, actor, context }: PhaseWrite): WriteFinding[] {
   const findings: WriteFinding[] = [];
   const field = "status";
-  if (actor.role !== "author") findings.push({ rule: "role", field, message: kind === "phase-reopen" ? "only authors reopen a phase" : "only authors close a phase" });
+  if (actor.role !== "author")
+    findings.push({ rule: "role", field, message: kind === "phase-reopen" ? "only authors reopen a phase" : "only authors close a phase" });
   // Closing a closed phase, or reopening an open one, is not that change at all: nothing else to say.
-  if (kind === "phase-close" && before?.status === "closed") return [...findings, { rule: "closeout", field, message: `phase ${after.name} is already closed` }];
+  if (kind === "phase-close" && before?.status === "closed")
+    return [...findings, { rule: "closeout", field, message: `phase ${after.name} is already closed` }];
   if (kind === "phase-reopen" && before?.status !== "closed") return [...findings, { rule: "closeout", field, message: `phase ${after.name} is not closed` }];
   if (kind === "phase-close" && after.status === "closed" && !after.closeout) {
     findings.push({
@@ -209,8 +214,16 @@ function phaseFindings({ kind, before, after, actor, context }: PhaseWrite): Wri
       message: `no decision delta: no note of phase ${after.name} became verified while it was open; publish a verified note of this phase, or record why there is no new decision`,
     });
   }
-  if (after.closeout?.kind === "no-delta" && JSON.stringify(before?.closeout) !== JSON.stringify(after.closeout) && after.closeout.why.trim().length < NO_DELTA_MIN) {
-    findings.push({ rule: "closeout", field: "closeout.why", message: `the no-delta record must say in words (at least ${NO_DELTA_MIN} characters) why the phase adds no decision` });
+  if (
+    after.closeout?.kind === "no-delta" &&
+    JSON.stringify(before?.closeout) !== JSON.stringify(after.closeout) &&
+    after.closeout.why.trim().length < NO_DELTA_MIN
+  ) {
+    findings.push({
+      rule: "closeout",
+      field: "closeout.why",
+      message: `the no-delta record must say in words (at least ${NO_DELTA_MIN} characters) why the phase adds no decision`,
+    });
   }
   const newest = after.reopenings.at(-1);
   if (kind === "phase-reopen" && after.reopenings.length > (before?.reopenings.length ?? 0) && !newest?.reason.trim()) {

@@ -41,7 +41,7 @@ export function findEmails(text: string): PolicyHit[] {
 // ---- local paths ------------------------------------------------------------------------------
 
 const PATH_MESSAGE =
-  "local file path: paths on a personal machine reveal user names and private layout; name the file by its role in the project instead (for example \"the pinned tokenizer.json\")";
+  'local file path: paths on a personal machine reveal user names and private layout; name the file by its role in the project instead (for example "the pinned tokenizer.json")';
 
 const PATH_CHARS = String.raw`[^\s\`'"<>()\[\]{}|,;*]`;
 const HOME_OR_TEMP = String.raw`(?:~|/(?:home|Users|root|tmp|var/folders|private/(?:tmp|var)|Volumes|mnt))/`;

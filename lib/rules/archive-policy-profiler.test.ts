@@ -90,7 +90,10 @@ describe("the credential scan does not slow the server down over time (issue 14,
     const scans = await timed(SCANS, scan);
     await nextTurn();
 
-    for (const [what, times] of [["studio reads", reads], ["policy scans", scans]] as const) {
+    for (const [what, times] of [
+      ["studio reads", reads],
+      ["policy scans", scans],
+    ] as const) {
       const first = median(times.slice(0, WINDOW));
       const last = median(times.slice(-WINDOW));
       // The bug grew each read 25-35× by the 100th; a shared 2-core machine moves a median by up to

@@ -133,18 +133,14 @@ describe("archive policy: scanNote", () => {
       provenance: { source: "author", detail: "copied from C:\\Users\\ab\\notes.txt" },
     });
     const fields = (await scanNote(note)).map((f) => `${f.field}:${f.rule}`);
-    expect(fields).toEqual([
-      "title:network-address",
-      "summary:local-path",
-      "phase:private-url",
-      "core.label:email",
-      "provenance.detail:local-path",
-    ]);
+    expect(fields).toEqual(["title:network-address", "summary:local-path", "phase:private-url", "core.label:email", "provenance.detail:local-path"]);
   });
 });
 
 describe("archive policy: the seed notes", () => {
-  const files = readdirSync(NOTES_DIR).filter((f) => f.endsWith(".md")).sort();
+  const files = readdirSync(NOTES_DIR)
+    .filter((f) => f.endsWith(".md"))
+    .sort();
 
   it("has the 21 seed notes", () => {
     expect(files).toHaveLength(21);
@@ -159,7 +155,14 @@ describe("archive policy: the seed notes", () => {
 
 describe("archive policy: our own sources", () => {
   // The fixtures assemble their secrets at run time; the files themselves must hold none.
-  const own = ["lib/rules/archive-policy.ts", "lib/rules/archive-policy-credentials.ts", "lib/rules/archive-policy-patterns.ts", "lib/rules/archive-policy.test.ts", "lib/rules/fixtures/policy-violations.ts", "lib/rules/fixtures/policy-clean.ts"];
+  const own = [
+    "lib/rules/archive-policy.ts",
+    "lib/rules/archive-policy-credentials.ts",
+    "lib/rules/archive-policy-patterns.ts",
+    "lib/rules/archive-policy.test.ts",
+    "lib/rules/fixtures/policy-violations.ts",
+    "lib/rules/fixtures/policy-clean.ts",
+  ];
 
   it.each(own)("%s contains no credential or private key", async (file) => {
     const findings = await scanText(file, readFileSync(join(ROOT, file), "utf8"));

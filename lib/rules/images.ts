@@ -99,7 +99,10 @@ export function checkImages(note: Pick<Note, "id" | "sections">, assets?: AssetC
     const at = { field: use.field, line: use.line };
     const shown = use.src || "(no address)";
     if (!use.alt) {
-      findings.push({ ...at, message: `the image ${shown} has no alt text: say what it shows for readers who cannot see it, as ![what the figure shows](${use.src})` });
+      findings.push({
+        ...at,
+        message: `the image ${shown} has no alt text: say what it shows for readers who cannot see it, as ![what the figure shows](${use.src})`,
+      });
     }
     const asset = parseAssetPath(use.src);
     if (!asset) {
@@ -134,7 +137,9 @@ export function factFindings(path: string, facts: AssetFacts | null, limits: Ass
     problems.push(`${path} is ${facts.width}×${facts.height} pixels, more than the ${(limits.maxPixels / 1e6).toFixed(0)} megapixels an image may have`);
   }
   if (facts.metadata.length) {
-    problems.push(`${path} carries metadata (${facts.metadata.join(", ")}), which can hold places, devices and names: upload it through the studio, which removes it`);
+    problems.push(
+      `${path} carries metadata (${facts.metadata.join(", ")}), which can hold places, devices and names: upload it through the studio, which removes it`,
+    );
   }
   if (facts.svgProblems.length) problems.push(`${path} is an unsafe SVG: ${facts.svgProblems.join("; ")}`);
   return problems;

@@ -8,8 +8,14 @@ import { checkNotePhase, checkPhaseChange, deltaOf, proposeClose, proposeReopen,
 
 const author = { id: "ada", role: "author" as const };
 const reviewer = { id: "grace", role: "reviewer" as const };
-const phase = (p: Partial<PhaseInput> = {}): Phase => phaseSchema.parse({ name: "6 architecture", slug: "6-architecture", status: "open", opened: "2026-10-01", ...p });
-const fact = (id: string, status: PhaseNoteFact["status"], verifiedAt: string | null, phaseName = "6 architecture"): PhaseNoteFact => ({ id, phase: phaseName, status, verifiedAt });
+const phase = (p: Partial<PhaseInput> = {}): Phase =>
+  phaseSchema.parse({ name: "6 architecture", slug: "6-architecture", status: "open", opened: "2026-10-01", ...p });
+const fact = (id: string, status: PhaseNoteFact["status"], verifiedAt: string | null, phaseName = "6 architecture"): PhaseNoteFact => ({
+  id,
+  phase: phaseName,
+  status,
+  verifiedAt,
+});
 const WHY = "The phase only moved code between files; no architecture decision changed.";
 
 /** A close as the studio asks for it: the proposed phase, judged by the acceptance function. */
@@ -24,18 +30,73 @@ const reopen = async (p: Phase, actor: typeof author | typeof reviewer, reason: 
 };
 
 describe("closing a phase", () => {
-  const cases: { name: string; notes: PhaseNoteFact[]; why?: string; actor?: typeof author | typeof reviewer; p?: Partial<PhaseInput>; allowed: boolean; unmet?: RegExp; kind?: "delta" | "no-delta"; delta?: string[] }[] = [
-    { name: "a note verified while open is the delta", notes: [fact("AFN-016", "verified-checkpoint", "2026-11-02T10:00:00Z")], allowed: true, kind: "delta", delta: ["AFN-016"] },
-    { name: "structural decisions count too", notes: [fact("AFN-003", "verified-structural", "2026-10-01T00:00:00Z")], allowed: true, kind: "delta", delta: ["AFN-003"] },
-    { name: "a note verified before the phase opened is not its delta", notes: [fact("AFN-016", "verified-checkpoint", "2026-09-30T23:00:00Z")], allowed: false, unmet: /no decision delta/ },
+  const cases: {
+    name: string;
+    notes: PhaseNoteFact[];
+    why?: string;
+    actor?: typeof author | typeof reviewer;
+    p?: Partial<PhaseInput>;
+    allowed: boolean;
+    unmet?: RegExp;
+    kind?: "delta" | "no-delta";
+    delta?: string[];
+  }[] = [
+    {
+      name: "a note verified while open is the delta",
+      notes: [fact("AFN-016", "verified-checkpoint", "2026-11-02T10:00:00Z")],
+      allowed: true,
+      kind: "delta",
+      delta: ["AFN-016"],
+    },
+    {
+      name: "structural decisions count too",
+      notes: [fact("AFN-003", "verified-structural", "2026-10-01T00:00:00Z")],
+      allowed: true,
+      kind: "delta",
+      delta: ["AFN-003"],
+    },
+    {
+      name: "a note verified before the phase opened is not its delta",
+      notes: [fact("AFN-016", "verified-checkpoint", "2026-09-30T23:00:00Z")],
+      allowed: false,
+      unmet: /no decision delta/,
+    },
     { name: "a hypothesis is not a delta", notes: [fact("AFN-019", "hypothesis", null)], allowed: false, unmet: /no decision delta/ },
-    { name: "a verified note of another phase is not this phase's delta", notes: [fact("AFN-010", "verified-checkpoint", "2026-11-02T00:00:00Z", "5")], allowed: false, unmet: /no decision delta/ },
-    { name: "superseded and retracted notes are not a delta", notes: [fact("AFN-016", "superseded", "2026-11-02T00:00:00Z"), fact("AFN-017", "retracted", "2026-11-02T00:00:00Z")], allowed: false, unmet: /no decision delta/ },
+    {
+      name: "a verified note of another phase is not this phase's delta",
+      notes: [fact("AFN-010", "verified-checkpoint", "2026-11-02T00:00:00Z", "5")],
+      allowed: false,
+      unmet: /no decision delta/,
+    },
+    {
+      name: "superseded and retracted notes are not a delta",
+      notes: [fact("AFN-016", "superseded", "2026-11-02T00:00:00Z"), fact("AFN-017", "retracted", "2026-11-02T00:00:00Z")],
+      allowed: false,
+      unmet: /no decision delta/,
+    },
     { name: "no delta, with a worded record", notes: [], why: WHY, allowed: true, kind: "no-delta" },
     { name: "no delta, with too few words", notes: [], why: "nothing", allowed: false, unmet: /at least 20 characters/ },
-    { name: "a reviewer cannot close", notes: [fact("AFN-016", "verified-checkpoint", "2026-11-02T00:00:00Z")], actor: reviewer, allowed: false, unmet: /only authors close/ },
-    { name: "a closed phase cannot close again", notes: [fact("AFN-016", "verified-checkpoint", "2026-11-02T00:00:00Z")], p: { status: "closed", closed: "2026-11-03", closeout: { kind: "no-delta", by: "ada", at: "2026-11-03", why: WHY } }, allowed: false, unmet: /already closed/ },
-    { name: "no opened date: any verification counts", notes: [fact("AFN-016", "verified-checkpoint", "2020-01-01T00:00:00Z")], p: { opened: undefined }, allowed: true, kind: "delta" },
+    {
+      name: "a reviewer cannot close",
+      notes: [fact("AFN-016", "verified-checkpoint", "2026-11-02T00:00:00Z")],
+      actor: reviewer,
+      allowed: false,
+      unmet: /only authors close/,
+    },
+    {
+      name: "a closed phase cannot close again",
+      notes: [fact("AFN-016", "verified-checkpoint", "2026-11-02T00:00:00Z")],
+      p: { status: "closed", closed: "2026-11-03", closeout: { kind: "no-delta", by: "ada", at: "2026-11-03", why: WHY } },
+      allowed: false,
+      unmet: /already closed/,
+    },
+    {
+      name: "no opened date: any verification counts",
+      notes: [fact("AFN-016", "verified-checkpoint", "2020-01-01T00:00:00Z")],
+      p: { opened: undefined },
+      allowed: true,
+      kind: "delta",
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -52,7 +113,11 @@ describe("closing a phase", () => {
     const v = await close(phase(), [], reviewer, "nothing");
     expect(v.unmet).toEqual(["only authors close a phase", expect.stringMatching(/at least 20 characters/)]);
     // Closing a closed phase is not a close at all: who asks, and that it is closed, is all there is to say.
-    const again = await close(phase({ status: "closed", closed: "2026-11-03", closeout: { kind: "no-delta", by: "ada", at: "2026-11-03", why: WHY } }), [], reviewer);
+    const again = await close(
+      phase({ status: "closed", closed: "2026-11-03", closeout: { kind: "no-delta", by: "ada", at: "2026-11-03", why: WHY } }),
+      [],
+      reviewer,
+    );
     expect(again.unmet).toEqual(["only authors close a phase", "phase 6 architecture is already closed"]);
   });
 
@@ -89,7 +154,9 @@ describe("a phase file changed by a commit", () => {
     const closed = closedWith({ kind: "no-delta", by: "ada", at: "2026-12-02", why: WHY });
     expect(checkPhaseChange(closed, open, []).join()).toMatch(/reopened without a reason/);
     expect(checkPhaseChange(closed, phase({ reopenings: [{ by: "ada", at: "2026-12-03", reason: "new evidence" }] }), [])).toEqual([]);
-    expect(checkPhaseChange(closed, closedWith({ kind: "no-delta", by: "ada", at: "2026-12-02", why: `${WHY} Edited.` }), []).join()).toMatch(/changed after closing/);
+    expect(checkPhaseChange(closed, closedWith({ kind: "no-delta", by: "ada", at: "2026-12-02", why: `${WHY} Edited.` }), []).join()).toMatch(
+      /changed after closing/,
+    );
   });
 
   it("keeps the delta to notes verified after the phase opened", () => {

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { noteSchema, STATUSES, type Note, type Status } from "@/lib/notes/schema";
-import {
-  actionsFrom,
-  checkBoundaryChange,
-  checkPublish,
-  checkTransition,
-  STATUS_MACHINE,
-  type ReviewState,
-  type TransitionInput,
-} from "./status-machine";
+import { actionsFrom, checkBoundaryChange, checkPublish, checkTransition, STATUS_MACHINE, type ReviewState, type TransitionInput } from "./status-machine";
 
 const HEAD = "3f9a1c27d0e4b5a6c7d8e9f0a1b2c3d4e5f6a7b8";
 const OLDER = "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d";
@@ -68,9 +60,7 @@ const EXPECTED: Record<Status, string> = {
 };
 
 describe("every status change, for a complete approved note", () => {
-  const rows = STATUSES.flatMap((from) =>
-    STATUSES.map((to, i) => ({ from, to, allowed: EXPECTED[from].split(" ")[i] === "Y" })),
-  );
+  const rows = STATUSES.flatMap((from) => STATUSES.map((to, i) => ({ from, to, allowed: EXPECTED[from].split(" ")[i] === "Y" })));
   it("the machine's own table has a route for each of the 36 pairs and allows exactly the expected ones", () => {
     const table = Object.entries(STATUS_MACHINE).flatMap(([from, row]) => Object.entries(row).map(([to, route]) => `${from} → ${to}: ${route.allowed}`));
     expect(table).toHaveLength(STATUSES.length * STATUSES.length);
@@ -93,8 +83,15 @@ describe("every status change, for a complete approved note", () => {
 
   it("the studio offers exactly the allowed changes, with the agreed labels", () => {
     for (const from of STATUSES) {
-      const offered = actionsFrom(from).map((a) => a.to).sort();
-      expect(offered).toEqual(rows.filter((r) => r.from === from && r.allowed).map((r) => r.to).sort());
+      const offered = actionsFrom(from)
+        .map((a) => a.to)
+        .sort();
+      expect(offered).toEqual(
+        rows
+          .filter((r) => r.from === from && r.allowed)
+          .map((r) => r.to)
+          .sort(),
+      );
     }
     const labels = (from: Status) => Object.fromEntries(actionsFrom(from).map((a) => [a.to, a.label]));
     expect(labels("draft")).toEqual({ hypothesis: "Propose as hypothesis" });
@@ -333,10 +330,7 @@ describe("boundaries", () => {
   it("removing one needs a reason, naming each removed boundary", () => {
     const v = checkBoundaryChange(["structural-only", "pinned-not-supported"], [], "  ");
     expect(v.allowed).toBe(false);
-    expect(v.unmet).toEqual([
-      'removing the "structural-only" boundary needs a reason',
-      'removing the "pinned, not supported" boundary needs a reason',
-    ]);
+    expect(v.unmet).toEqual(['removing the "structural-only" boundary needs a reason', 'removing the "pinned, not supported" boundary needs a reason']);
   });
 
   it("removing one with a reason is allowed", () => {
@@ -363,9 +357,7 @@ describe("publish", () => {
   });
 
   it("refuses a superseded note with no successor and a retracted note with no reason", () => {
-    expect(checkPublish({ ...note("superseded"), superseded_by: undefined }).unmet).toEqual([
-      "a superseded note must name the note that replaces it",
-    ]);
+    expect(checkPublish({ ...note("superseded"), superseded_by: undefined }).unmet).toEqual(["a superseded note must name the note that replaces it"]);
     expect(checkPublish(note("retracted")).unmet).toEqual(["a retracted note must say why it was retracted"]);
   });
 });

@@ -1,14 +1,4 @@
-import {
-  BOUNDARY_LABEL,
-  noteSchema,
-  SECTIONS,
-  STATUS_LABEL,
-  STATUSES,
-  type Boundary,
-  type Note,
-  type SectionKey,
-  type Status,
-} from "@/lib/notes/schema";
+import { BOUNDARY_LABEL, noteSchema, SECTIONS, STATUS_LABEL, STATUSES, type Boundary, type Note, type SectionKey, type Status } from "@/lib/notes/schema";
 
 /**
  * The status machine: which status changes a note may make, and what each one requires. Pure
@@ -101,16 +91,10 @@ const retractionReason: Requirement = ({ note, reason }) =>
 
 /** Going back to draft is only a change of mind before anyone could read the note. */
 const notYetPublished: Requirement = ({ note, publishedIds }) =>
-  publishedIds.has(note.id)
-    ? [`${note.id} is already published; a published note does not go back to draft: retract it with a reason, or supersede it`]
-    : [];
+  publishedIds.has(note.id) ? [`${note.id} is already published; a published note does not go back to draft: retract it with a reason, or supersede it`] : [];
 
 // What hypothesis → verified asks for: the whole record, approved as it stands now.
-const VERIFICATION = [
-  filled("decision", "invariant", "rejectedShortcut", "evidence", "claimBoundary"),
-  approvedByAnotherReviewer,
-  noOpenChangeRequests,
-];
+const VERIFICATION = [filled("decision", "invariant", "rejectedShortcut", "evidence", "claimBoundary"), approvedByAnotherReviewer, noOpenChangeRequests];
 
 // ---- the table: every (from, to) pair, in one place -------------------------------------------
 
@@ -120,8 +104,7 @@ const stay = (s: Status): Route => refuse(`the note is already ${STATUS_LABEL[s]
 
 const UNVERIFY = "a verified result is not un-verified: supersede it with a newer note, or retract it with a reason";
 const NEVER_PUBLISHED = "a draft was never published";
-const SUPERSEDED_FINAL =
-  "a superseded note is final: readers are sent to the note that replaced it (retract it if its claims no longer stand)";
+const SUPERSEDED_FINAL = "a superseded note is final: readers are sent to the note that replaced it (retract it if its claims no longer stand)";
 // A retraction tells readers and agents to stop relying on a note; reviving it in place would
 // silently bring back claims they were told to drop. A corrected result is a new note.
 const RETRACTED_FINAL = "a retracted note is final: write a new note instead";
@@ -231,8 +214,7 @@ export function checkPublish(note: Note): TransitionVerdict {
   const parsed = noteSchema.safeParse(note);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const where =
-        issue.path[0] === "sections" ? (HEADING[issue.path[1] as SectionKey] ?? "sections") : issue.path.map(String).join(".") || "note";
+      const where = issue.path[0] === "sections" ? (HEADING[issue.path[1] as SectionKey] ?? "sections") : issue.path.map(String).join(".") || "note";
       // Most schema messages already name their field ("title is empty"); name it where they do not.
       unmet.push(issue.message.toLowerCase().startsWith(where.toLowerCase()) ? issue.message : `${where}: ${issue.message}`);
     }

@@ -58,7 +58,9 @@ describe("searchNotes", () => {
   it("finds a note by its ID, its phase and a tag", () => {
     expect(searchNotes(view, "AFN-004")[0]?.id).toBe("AFN-004");
     expect(searchNotes(view, "GGUF validation")[0]?.id).toBe("AFN-004");
-    const phase5 = searchNotes(view, "Phase 5").slice(0, 5).map((h) => h.id);
+    const phase5 = searchNotes(view, "Phase 5")
+      .slice(0, 5)
+      .map((h) => h.id);
     expect(phase5.every((id) => view.byId.get(id)?.phase === "5")).toBe(true);
   });
 

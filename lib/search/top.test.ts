@@ -9,7 +9,14 @@ import { topByFinalScore, type Scored } from "./index";
 const PHRASE = "transactional state";
 
 function candidate(i: number, base: number, exact: boolean): Scored {
-  const note = { id: `AFN-${String(i).padStart(3, "0")}`, title: exact ? "On Transactional State" : "On state", tags: [], summary: "", phase: "1", core: null } as unknown as Note;
+  const note = {
+    id: `AFN-${String(i).padStart(3, "0")}`,
+    title: exact ? "On Transactional State" : "On state",
+    tags: [],
+    summary: "",
+    phase: "1",
+    core: null,
+  } as unknown as Note;
   return { id: note.id, note, result: {} as SearchResult, coverage: 1, base };
 }
 

@@ -34,9 +34,11 @@ describe("binary files", () => {
     });
     expect(await store.fileId(rev.commit, "assets/AFN-001/x.bin")).toBe(staged);
     expect(Buffer.from((await store.readBytes(rev.commit, "assets/AFN-001/x.bin"))!)).toEqual(Buffer.from(bytes));
-    expect(git(gitdir, "show", "--stat", "--format=", rev.commit).split("\n").map((l) => l.trim().split(/\s+/)[0])).toEqual(
-      expect.arrayContaining(["assets/AFN-001/x.bin", "notes/AFN-001.md"]),
-    );
+    expect(
+      git(gitdir, "show", "--stat", "--format=", rev.commit)
+        .split("\n")
+        .map((l) => l.trim().split(/\s+/)[0]),
+    ).toEqual(expect.arrayContaining(["assets/AFN-001/x.bin", "notes/AFN-001.md"]));
     expect(git(gitdir, "cat-file", "-s", `${rev.commit}:assets/AFN-001/x.bin`)).toBe("512");
     expect(fsck(gitdir)).toBe("");
 

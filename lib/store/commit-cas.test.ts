@@ -110,9 +110,7 @@ describe("compare-and-swap on a ref", () => {
     const script = path.join(import.meta.dirname, "cas-writer.script.ts");
     const run = promisify(execFile);
     const names = ["ALPHA", "BRAVO", "CHARLIE"];
-    const outputs = await Promise.all(
-      names.map((name) => run(process.execPath, ["--import", "tsx", script, store.gitdir, name, "8"], { cwd: process.cwd() })),
-    );
+    const outputs = await Promise.all(names.map((name) => run(process.execPath, ["--import", "tsx", script, store.gitdir, name, "8"], { cwd: process.cwd() })));
     expect(outputs.map((o) => JSON.parse(o.stdout).name)).toEqual(names);
     const subjects = git(store.gitdir, "log", "--format=%s", "main").split("\n");
     expect(subjects).toHaveLength(1 + 3 * 8);

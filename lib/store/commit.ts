@@ -112,6 +112,7 @@ async function changedPaths(repo: Repo, from: Oid, to: Oid, paths: string[]): Pr
 
 export function checkOid(oid: Oid | null, what: string): Oid | null {
   if (oid === null) return null;
-  if (typeof oid !== "string" || !OID.test(oid)) throw new StoreRequestError(`${what} must be a full 40-character commit id or null, not ${JSON.stringify(oid)}`);
+  if (typeof oid !== "string" || !OID.test(oid))
+    throw new StoreRequestError(`${what} must be a full 40-character commit id or null, not ${JSON.stringify(oid)}`);
   return oid;
 }

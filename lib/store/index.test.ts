@@ -16,7 +16,10 @@ describe("getContentStore", () => {
     expect(a).toBe(await getContentStore());
     expect(a.gitdir).toBe(process.env.CONTENT_REPO);
 
-    const files = fs.readdirSync(path.resolve("content", "notes")).filter((f) => f.endsWith(".md")).sort();
+    const files = fs
+      .readdirSync(path.resolve("content", "notes"))
+      .filter((f) => f.endsWith(".md"))
+      .sort();
     const snap = await a.snapshot("main");
     expect(snap.notes.map((n) => `${n.id}.md`)).toEqual(files);
     expect(await a.readFile("main", "site.yaml")).toBe(fs.readFileSync(path.resolve("content", "site.yaml"), "utf8"));

@@ -139,7 +139,13 @@ describe("the store reads what native git writes", () => {
     git(work, "push", "--quiet", "origin", "main");
     const pushed = git(work, "rev-parse", "HEAD");
 
-    const stale = store.commit({ ref: "refs/heads/main", expected: opened, author: EDITOR, message: "Too late", changes: { "notes/AFN-001.md": noteFile("AFN-001", "Saved second.") } });
+    const stale = store.commit({
+      ref: "refs/heads/main",
+      expected: opened,
+      author: EDITOR,
+      message: "Too late",
+      changes: { "notes/AFN-001.md": noteFile("AFN-001", "Saved second.") },
+    });
     await expect(stale).rejects.toBeInstanceOf(RefConflictError);
     await expect(stale).rejects.toMatchObject({ expected: opened, actual: pushed });
     expect(git(store.gitdir, "show", "main:notes/AFN-001.md")).toContain("summary: Pushed first.");

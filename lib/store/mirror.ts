@@ -88,7 +88,10 @@ function startPolling(link: RemoteLink, options: MirrorOptions): void {
       if (down) console.warn(`${options.label}: ${link.displayUrl} is reachable again; caught up`);
       down = false;
     } catch (e) {
-      if (!down) console.warn(`${options.label}: ${(e as Error).message.replace("nothing was saved: try again when it is back", "reads serve the last fetched commit; writes answer 503 until it is back")}`);
+      if (!down)
+        console.warn(
+          `${options.label}: ${(e as Error).message.replace("nothing was saved: try again when it is back", "reads serve the last fetched commit; writes answer 503 until it is back")}`,
+        );
       down = true;
     } finally {
       busy = false;

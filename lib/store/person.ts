@@ -13,7 +13,7 @@ const clean = (s: unknown) => (typeof s === "string" ? s.replace(UNSAFE, " ").re
 
 export function sanitizePerson(person: Person): Person {
   const email = clean(person?.email).replace(/\s+/g, "");
-  if (email === "") throw new StoreRequestError("the author's e-mail is empty (after removing \"<\", \">\" and line breaks)");
+  if (email === "") throw new StoreRequestError('the author\'s e-mail is empty (after removing "<", ">" and line breaks)');
   const name = clean(person?.name) || email.split("@")[0] || email;
   return { name, email };
 }

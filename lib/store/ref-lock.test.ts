@@ -148,7 +148,11 @@ describe("a stale lock is cleared with a log line", () => {
     plant(lockOf(store, DRAFT), gitLock(store), STALE_UNATTRIBUTED_MS + 5000);
     expect(() => git(store.gitdir, "update-ref", DRAFT, "main")).toThrow(/AFN-001.lock/);
     await saveDraft(store);
-    expect(logged).toEqual([expect.stringMatching(/removed stale lock .*AFN-001\.lock \(taken by a writer it does not name .* 1\d\.\d s ago; no live ref write holds a lock that long/)]);
+    expect(logged).toEqual([
+      expect.stringMatching(
+        /removed stale lock .*AFN-001\.lock \(taken by a writer it does not name .* 1\d\.\d s ago; no live ref write holds a lock that long/,
+      ),
+    ]);
     git(store.gitdir, "update-ref", DRAFT, "main");
     expect(fsck(store.gitdir)).toBe("");
   });

@@ -124,7 +124,10 @@ export async function judgeLock(lockFile: string, now = Date.now()): Promise<Jud
   const age = Math.max(0, now - mtime);
   const who = writer ? `${describe(writer)}, which cannot be checked from here` : "a writer it does not name (native git, or an older version of the app)";
   if (age >= STALE_UNATTRIBUTED_MS) {
-    return { state: "stale", why: `taken by ${who} ${(age / 1000).toFixed(1)} s ago; no live ref write holds a lock that long (bound ${STALE_UNATTRIBUTED_MS / 1000} s)` };
+    return {
+      state: "stale",
+      why: `taken by ${who} ${(age / 1000).toFixed(1)} s ago; no live ref write holds a lock that long (bound ${STALE_UNATTRIBUTED_MS / 1000} s)`,
+    };
   }
   return { state: "live", holder: `${who}, taken ${age.toFixed(0)} ms ago (removed if it is still there after ${STALE_UNATTRIBUTED_MS / 1000} s)` };
 }

@@ -16,7 +16,10 @@ import { z } from "zod";
 const remoteUrl = z
   .string()
   .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), "must be an http(s) URL of a git repository served over smart HTTP")
-  .refine((v) => !URL.canParse(v) || (new URL(v).username === "" && new URL(v).password === ""), "must not carry credentials: use the _USER and _TOKEN variables");
+  .refine(
+    (v) => !URL.canParse(v) || (new URL(v).username === "" && new URL(v).password === ""),
+    "must not carry credentials: use the _USER and _TOKEN variables",
+  );
 
 const schema = z.object({
   CONTENT_REMOTE: remoteUrl.optional(),

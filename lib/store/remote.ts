@@ -156,12 +156,10 @@ export function createRemoteLink(repo: Repo, options: RemoteOptions): RemoteLink
   function configure(): Promise<void> {
     // isomorphic-git's fetch records what it fetched through the remote's refspec; ours names a
     // tracking namespace nothing else reads, so it never touches the mirrored refs itself.
-    configured ??= git
-      .setConfig({ fs: gitFs, gitdir, path: `remote.${TRACKING}.fetch`, value: `+refs/heads/*:refs/remotes/${TRACKING}/*` })
-      .catch((e) => {
-        configured = null;
-        throw e;
-      });
+    configured ??= git.setConfig({ fs: gitFs, gitdir, path: `remote.${TRACKING}.fetch`, value: `+refs/heads/*:refs/remotes/${TRACKING}/*` }).catch((e) => {
+      configured = null;
+      throw e;
+    });
     return configured;
   }
 

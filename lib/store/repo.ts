@@ -58,8 +58,7 @@ export class Repo {
     if (OID.test(revision)) {
       if (this.commits.get(revision)) return revision;
       oid = revision;
-    }
-    else {
+    } else {
       const candidates = revision === "HEAD" || revision.startsWith("refs/") ? [revision] : [`refs/heads/${revision}`, `refs/tags/${revision}`];
       for (const ref of candidates) {
         // Only names git could have written are looked up: never "x.lock", "../", or control characters.

@@ -29,7 +29,16 @@ beforeAll(async () => {
   f = await studioFixture();
   // Bundled once (our TypeScript only; packages load from node_modules), a server loads in half the time tsx takes.
   bundle = path.join(f.dataDir, "crash-server.cjs");
-  await build({ entryPoints: [SCRIPT], outfile: bundle, bundle: true, platform: "node", format: "cjs", packages: "external", target: "node20", logLevel: "error" });
+  await build({
+    entryPoints: [SCRIPT],
+    outfile: bundle,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    packages: "external",
+    target: "node20",
+    logLevel: "error",
+  });
 });
 const children = new Set<ChildProcess>();
 /** Every server this test started: any of them may be the one that logs a removal (a standby's start runs one too). */
@@ -105,7 +114,14 @@ const filled = (title: string) => ({
   related: [],
   boundaries: [],
   core: null,
-  sections: { decision: "Keep every save.", invariant: "No acknowledged save is lost.", rejectedShortcut: "", evidence: "", claimBoundary: "Says nothing about speed.", notes: "" },
+  sections: {
+    decision: "Keep every save.",
+    invariant: "No acknowledged save is lost.",
+    rejectedShortcut: "",
+    evidence: "",
+    claimBoundary: "Says nothing about speed.",
+    notes: "",
+  },
 });
 
 type Ack = { id: string; token: string };

@@ -105,7 +105,8 @@ describe("an invalid note file", () => {
     ]);
     const bad = await store.readNote("AFN-002", "main");
     expect(bad?.ok).toBe(false);
-    if (bad && !bad.ok) expect(bad.errors).toEqual([expect.objectContaining({ field: "status", line: 5, message: expect.stringMatching(/status must be one of/) })]);
+    if (bad && !bad.ok)
+      expect(bad.errors).toEqual([expect.objectContaining({ field: "status", line: 5, message: expect.stringMatching(/status must be one of/) })]);
   });
 });
 
@@ -172,11 +173,24 @@ describe("a commit", () => {
     expect(fsck(store.gitdir)).toBe("");
     // git's own listing, byte order with "a/" after "a.b" and "a-b" but before "a0" and "a=".
     expect(git(store.gitdir, "-c", "core.quotePath=false", "ls-tree", "--name-only", "main").split("\n")).toEqual([
-      "Z.md", "_x", "a-b", "a.b", "a", "a0", "a=", "assets", "b", "notes", "site.yaml", "é.md", "\uE000.md", "\u{1D4B3}.md",
+      "Z.md",
+      "_x",
+      "a-b",
+      "a.b",
+      "a",
+      "a0",
+      "a=",
+      "assets",
+      "b",
+      "notes",
+      "site.yaml",
+      "é.md",
+      "\uE000.md",
+      "\u{1D4B3}.md",
     ]);
     for (const n of names) expect(await store.readFile("main", n)).toBe(`${n}\n`);
     // Editing an entry in the middle keeps the order; the new tree is written from the cached one.
-    await save(store, { "a.b": null, "a/y.md": "y\n", "a0": "changed\n" });
+    await save(store, { "a.b": null, "a/y.md": "y\n", a0: "changed\n" });
     expect(fsck(store.gitdir)).toBe("");
     expect(await store.readFile("main", "a0")).toBe("changed\n");
     expect(await store.readFile("main", "a/y.md")).toBe("y\n");
@@ -186,7 +200,20 @@ describe("a commit", () => {
     const store = await freshStore(["AFN-001"]);
     const head = await store.resolve("main");
     const objects = git(store.gitdir, "count-objects");
-    for (const bad of ["", "/etc/passwd", "notes/../site.yaml", "notes//AFN-001.md", "notes/", ".git/config", "notes/.GIT/x", "a\0b", "a\\b", "Git~1/hooks", "notes/.git. /x", "a\nb"]) {
+    for (const bad of [
+      "",
+      "/etc/passwd",
+      "notes/../site.yaml",
+      "notes//AFN-001.md",
+      "notes/",
+      ".git/config",
+      "notes/.GIT/x",
+      "a\0b",
+      "a\\b",
+      "Git~1/hooks",
+      "notes/.git. /x",
+      "a\nb",
+    ]) {
       await expect(save(store, { [bad]: "x" }), JSON.stringify(bad)).rejects.toBeInstanceOf(StoreRequestError);
     }
     await expect(save(store, { "site.yaml/inside.md": "x" })).rejects.toThrow(/"site.yaml" is a file/);
@@ -219,9 +246,17 @@ describe("a commit", () => {
       changes: { "notes/AFN-002.md": noteFile("AFN-002") },
     });
     expect(rev.author).toEqual({ name: "Eve admin@evil Injected: yes", email: "eve@example.org" });
-    expect(git(store.gitdir, "log", "-1", "--format=%an|%ae|%cn|%ce", "main")).toBe("Eve admin@evil Injected: yes|eve@example.org|Field Notes|field-notes@invalid");
+    expect(git(store.gitdir, "log", "-1", "--format=%an|%ae|%cn|%ce", "main")).toBe(
+      "Eve admin@evil Injected: yes|eve@example.org|Field Notes|field-notes@invalid",
+    );
     expect(fsck(store.gitdir)).toBe("");
-    const nameless = await store.commit({ ref: "refs/heads/main", expected: rev.commit, author: { name: "<>", email: "bob@example.org" }, message: "m", changes: { "x.md": "x" } });
+    const nameless = await store.commit({
+      ref: "refs/heads/main",
+      expected: rev.commit,
+      author: { name: "<>", email: "bob@example.org" },
+      message: "m",
+      changes: { "x.md": "x" },
+    });
     expect(nameless.author.name).toBe("bob");
     await expect(
       store.commit({ ref: "refs/heads/main", expected: nameless.commit, author: { name: "Nobody", email: " <> " }, message: "m", changes: { "y.md": "y" } }),

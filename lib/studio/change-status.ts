@@ -29,7 +29,9 @@ export async function changeStatus(actor: StudioActor, id: string, request: Chan
   const { copy } = ctx;
   if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(ctx, request.revision, { to: request.to });
   if (!copy.stored) {
-    throw new ApiError(422, "transition-refused", `${id} has never been saved; save the draft before changing its status`, { unmet: ["the draft has never been saved"] });
+    throw new ApiError(422, "transition-refused", `${id} has never been saved; save the draft before changing its status`, {
+      unmet: ["the draft has never been saved"],
+    });
   }
   if (!copy.stored.ok) {
     const where = copy.stored.errors.map((e) => ({ field: e.field, line: e.line, message: e.message }));

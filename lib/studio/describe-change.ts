@@ -9,7 +9,12 @@ const SCALARS = [
 ] as const;
 
 export function describeSave(id: string, before: Note | null, after: Note, reason?: string): string {
-  if (!before) return `${id}: write "${after.title}"\n\nFirst save of this note (${SECTIONS.filter((s) => after.sections[s.key].trim()).map((s) => s.heading).join(", ") || "no sections yet"}).`;
+  if (!before)
+    return `${id}: write "${after.title}"\n\nFirst save of this note (${
+      SECTIONS.filter((s) => after.sections[s.key].trim())
+        .map((s) => s.heading)
+        .join(", ") || "no sections yet"
+    }).`;
   const changed: string[] = [];
   const details: string[] = [];
   for (const [key, label] of SCALARS) {
@@ -18,7 +23,10 @@ export function describeSave(id: string, before: Note | null, after: Note, reaso
       details.push(`${capital(label)}: "${clip(before[key])}" → "${clip(after[key])}"`);
     }
   }
-  for (const [key, label] of [["tags", "tags"], ["related", "related notes"]] as const) {
+  for (const [key, label] of [
+    ["tags", "tags"],
+    ["related", "related notes"],
+  ] as const) {
     const added = after[key].filter((x) => !before[key].includes(x));
     const removed = before[key].filter((x) => !after[key].includes(x));
     if (added.length || removed.length || before[key].join("\0") !== after[key].join("\0")) {

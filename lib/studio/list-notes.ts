@@ -26,10 +26,12 @@ export async function listNotes(_actor: StudioActor): Promise<NoteListEntry[]> {
   if (!mainHead) throw new Error(`the content repository has no ${MAIN_REF}`);
   const main = await store.snapshot(mainHead);
   const published = new Map(main.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [[n.id, n.note]] : [])));
-  const draftHeads = new Map(drafts.flatMap((d) => {
-    const id = idOfDraftRef(d.ref);
-    return id ? [[id, d.oid]] : [];
-  }));
+  const draftHeads = new Map(
+    drafts.flatMap((d) => {
+      const id = idOfDraftRef(d.ref);
+      return id ? [[id, d.oid]] : [];
+    }),
+  );
 
   const ids = [...new Set([...draftHeads.keys(), ...published.keys()])];
   const entries = await Promise.all(

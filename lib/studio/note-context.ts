@@ -63,7 +63,16 @@ export async function loadNoteContext(id: string, store?: ContentStore): Promise
     mainFacts(s, copy.mainHead),
     readReviewLog(s, id, reviewHead),
   ]);
-  return withReview({ id, store: s, copy, revisions, authors: authorsOf(revisions), noteRevision: copy.draftHead ?? revisions[0]?.commit ?? copy.mainHead, main, reviewLog });
+  return withReview({
+    id,
+    store: s,
+    copy,
+    revisions,
+    authors: authorsOf(revisions),
+    noteRevision: copy.draftHead ?? revisions[0]?.commit ?? copy.mainHead,
+    main,
+    reviewLog,
+  });
 }
 
 function withReview(ctx: Omit<NoteContext, "review">): NoteContext {

@@ -47,7 +47,15 @@ export async function listPhases(actor: StudioActor): Promise<{ commit: Oid; pha
         // What a close without a no-delta record would be told, by the same function that decides it.
         closeUnmet:
           phase.status === "open"
-            ? (await acceptWrite({ kind: "phase-close", before: phase, after: proposeClose({ phase, notes: facts, actor, today: today() }), actor, context: { facts } })).findings.map((f) => f.message)
+            ? (
+                await acceptWrite({
+                  kind: "phase-close",
+                  before: phase,
+                  after: proposeClose({ phase, notes: facts, actor, today: today() }),
+                  actor,
+                  context: { facts },
+                })
+              ).findings.map((f) => f.message)
             : [],
       })),
     ),

@@ -34,13 +34,18 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
   const ctx = await loadNoteContext(id, store);
   const { copy } = ctx;
   if (copy.source === "published") {
-    throw new ApiError(422, "publish-refused", `${id} has no draft: what is published is already its latest version`, { unmet: [`there is no draft of ${id} to publish`] });
+    throw new ApiError(422, "publish-refused", `${id} has no draft: what is published is already its latest version`, {
+      unmet: [`there is no draft of ${id} to publish`],
+    });
   }
   if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(ctx, request.revision, { publish: true });
   if (!copy.stored) throw new ApiError(422, "publish-refused", `${id} has never been saved`, { unmet: ["the draft has never been saved"] });
   if (!copy.stored.ok) {
     const where = copy.stored.errors.map((e) => ({ field: e.field, line: e.line, message: e.message }));
-    throw new ApiError(422, "invalid-note", `${id}'s draft is not a valid note: ${where.map((w) => `${w.field}: ${w.message}`).join("; ")}`, { where, unmet: where.map((w) => `${w.field}: ${w.message}`) });
+    throw new ApiError(422, "invalid-note", `${id}'s draft is not a valid note: ${where.map((w) => `${w.field}: ${w.message}`).join("; ")}`, {
+      where,
+      unmet: where.map((w) => `${w.field}: ${w.message}`),
+    });
   }
   const note = copy.stored.note;
   const approval = await approvalForPublish(ctx);
@@ -49,11 +54,20 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
   const firstOrder = ctx.main.snapshot.notes.some((n) => n.id === id) ? note.order : ctx.main.nextOrder;
   // The note's images land with it; main's copies of images the note no longer shows leave main.
   const assets = await noteAssets(store, note, ctx.main.commit);
-  const verdict = await acceptWrite({ kind: "publish", before: null, after: landing(firstOrder), actor, context: { ...writeContext(ctx, approval.review, reason), assets: assets.context } });
+  const verdict = await acceptWrite({
+    kind: "publish",
+    before: null,
+    after: landing(firstOrder),
+    actor,
+    context: { ...writeContext(ctx, approval.review, reason), assets: assets.context },
+  });
   if (!verdict.allowed) {
     const phase = verdict.findings.filter((f) => f.rule === "phase");
     if (phase.length) {
-      throw new ApiError(422, "unknown-phase", `${id}: ${phase.map((f) => f.message).join("; ")}`, { where: phase.map(whereOf), unmet: unmetOf(verdict.findings) });
+      throw new ApiError(422, "unknown-phase", `${id}: ${phase.map((f) => f.message).join("; ")}`, {
+        where: phase.map(whereOf),
+        unmet: unmetOf(verdict.findings),
+      });
     }
     const unmet = unmetOf(verdict.findings);
     const where = verdict.findings.filter((f) => f.rule === "archive-policy").map(whereOf);
@@ -157,7 +171,13 @@ async function refuseIfMainChanged(store: ContentStore, copy: WorkingCopy, ackno
     {},
     {
       main: lastOnMain.commit,
-      theirs: { source: "main", commit: lastOnMain.commit, author: lastOnMain.author, date: lastOnMain.date, fields: onMain?.ok ? fieldsOf(onMain.note) : null },
+      theirs: {
+        source: "main",
+        commit: lastOnMain.commit,
+        author: lastOnMain.author,
+        date: lastOnMain.date,
+        fields: onMain?.ok ? fieldsOf(onMain.note) : null,
+      },
       yours: copy.stored?.ok ? fieldsOf(copy.stored.note) : null,
     },
   );

@@ -33,7 +33,10 @@ export function editRefused(id: string, findings: readonly WriteFinding[], isNew
   if (phase.length) return new ApiError(422, "unknown-phase", `${id}: ${phase.map((f) => f.message).join("; ")}`, { where, unmet: unmetOf(findings) });
   const boundary = has("boundary");
   if (boundary.length) {
-    return new ApiError(422, "boundary-removed", `${boundary.map((f) => f.message).join("; ")}: readers and agents rely on it; send a reason`, { where, unmet: unmetOf(findings) });
+    return new ApiError(422, "boundary-removed", `${boundary.map((f) => f.message).join("; ")}: readers and agents rely on it; send a reason`, {
+      where,
+      unmet: unmetOf(findings),
+    });
   }
   const policy = has("archive-policy");
   if (policy.length && policy.length === findings.length) return new ApiError(422, "policy", `the archive policy refuses this text: ${list(where)}`, { where });

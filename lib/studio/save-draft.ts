@@ -37,7 +37,13 @@ export async function saveDraft(actor: StudioActor, id: string, request: SaveDra
   const after = composeNote(meta, fieldsFrom(request.note));
   // The images the note references go into the same commit (staged by their uploads); ones it dropped leave it.
   const assets = await noteAssets(store, { id, sections: after.sections }, copy.draftHead ?? copy.mainHead);
-  const verdict = await acceptWrite({ kind: "save", before, after, actor, context: { ...writeContext(ctx, undefined, request.reason), assets: assets.context } });
+  const verdict = await acceptWrite({
+    kind: "save",
+    before,
+    after,
+    actor,
+    context: { ...writeContext(ctx, undefined, request.reason), assets: assets.context },
+  });
   if (!verdict.allowed) throw editRefused(id, verdict.findings, false);
   const note = validNote(after);
 
@@ -69,18 +75,21 @@ function refuseReadOnlyChanges(id: string, meta: NoteMeta, body: NoteBody) {
       message: `status changes only through POST /api/studio/notes/${id}/transitions (this save asked for ${body.status}; the note is ${meta.status})`,
     });
   }
-  if (body.order !== undefined && body.order !== meta.order) where.push({ field: "order", message: "the editorial order is kept by the studio, not set by a save" });
+  if (body.order !== undefined && body.order !== meta.order)
+    where.push({ field: "order", message: "the editorial order is kept by the studio, not set by a save" });
   const sameOrAbsent = (sent: string | null | undefined, have: string | undefined) => sent === undefined || (sent ?? undefined) === have;
-  if (!sameOrAbsent(body.superseded_by, meta.superseded_by)) where.push({ field: "superseded_by", message: `set by the "Supersede…" status change, not by a save` });
-  if (!sameOrAbsent(body.retraction_reason, meta.retraction_reason)) where.push({ field: "retraction_reason", message: `set by the "Retract…" status change, not by a save` });
-  if (where.length) throw new ApiError(422, "read-only-field", `a save changes a note's fields, not ${where.map((w) => w.field).join(", ")}: ${where[0]?.message}`, { where });
+  if (!sameOrAbsent(body.superseded_by, meta.superseded_by))
+    where.push({ field: "superseded_by", message: `set by the "Supersede…" status change, not by a save` });
+  if (!sameOrAbsent(body.retraction_reason, meta.retraction_reason))
+    where.push({ field: "retraction_reason", message: `set by the "Retract…" status change, not by a save` });
+  if (where.length)
+    throw new ApiError(422, "read-only-field", `a save changes a note's fields, not ${where.map((w) => w.field).join(", ")}: ${where[0]?.message}`, { where });
 }
 
 function fieldsFrom(body: NoteBody): NoteFields {
   const { title, summary, phase, tags, related, boundaries, core, sections } = body;
   return { title, summary, phase, tags, related, boundaries, core, sections };
 }
-
 
 /** The note the acceptance function accepted, typed as one (it ran the same schema). */
 export function validNote(input: NoteInput): Note {

@@ -39,10 +39,22 @@ export const XSS_PAYLOADS: readonly (readonly [name: string, payload: string])[]
   // Blank lines around each fence, so the block stays one closed fence wherever a test embeds it.
   ["mermaid node labels", '\n\n```mermaid\nflowchart LR\n  A["<script>alert(1)</script>"] --> B[<img src=x onerror=alert(1)>]\n```\n\n'],
   ["mermaid edge label", "\n\n```mermaid\nflowchart LR\n  A -->|<svg onload=alert(1)>| B\n```\n\n"],
-  ["mermaid sequence message", "\n\n```mermaid\nsequenceDiagram\n  A->>B: <iframe src=javascript:alert(1)></iframe>\n  Note over A: <b onmouseover=alert(1)>x</b>\n```\n\n"],
-  ["mermaid styles with URLs", '\n\n```mermaid\nflowchart LR\n  A --> B\n  style A fill:url(https://evil.example/x),stroke:javascript:alert(1)\n  classDef c fill:url(https://evil.example/y)\n  class B c\n  click A "javascript:alert(1)"\n```\n\n'],
-  ["mermaid label closing the text", '\n\n```mermaid\nflowchart LR\n  A["</text><foreignObject><div onclick=alert(1)>x</div></foreignObject><text>"] --> B\n```\n\n'],
-  ["mermaid init directive", '\n\n```mermaid\n%%{init: {"securityLevel": "loose", "themeCSS": "svg{background:url(https://evil.example)}"}}%%\nflowchart LR\n  A --> B\n```\n\n'],
+  [
+    "mermaid sequence message",
+    "\n\n```mermaid\nsequenceDiagram\n  A->>B: <iframe src=javascript:alert(1)></iframe>\n  Note over A: <b onmouseover=alert(1)>x</b>\n```\n\n",
+  ],
+  [
+    "mermaid styles with URLs",
+    '\n\n```mermaid\nflowchart LR\n  A --> B\n  style A fill:url(https://evil.example/x),stroke:javascript:alert(1)\n  classDef c fill:url(https://evil.example/y)\n  class B c\n  click A "javascript:alert(1)"\n```\n\n',
+  ],
+  [
+    "mermaid label closing the text",
+    '\n\n```mermaid\nflowchart LR\n  A["</text><foreignObject><div onclick=alert(1)>x</div></foreignObject><text>"] --> B\n```\n\n',
+  ],
+  [
+    "mermaid init directive",
+    '\n\n```mermaid\n%%{init: {"securityLevel": "loose", "themeCSS": "svg{background:url(https://evil.example)}"}}%%\nflowchart LR\n  A --> B\n```\n\n',
+  ],
   ["mermaid class member", "\n\n```mermaid\nclassDiagram\n  class A {\n    +<script>alert(1)</script> x\n  }\n```\n\n"],
 ];
 
@@ -71,8 +83,26 @@ export function decodeEntities(value: string) {
 // An inline <svg> may be a drawn diagram (lib/render/diagram-svg.ts): it is judged by what it holds,
 // never by being there. What in SVG can run, load or embed HTML is listed here instead.
 const DANGEROUS_TAGS = [
-  "script", "iframe", "object", "embed", "style", "form", "math", "link", "meta", "base",
-  "foreignobject", "animate", "animatetransform", "animatemotion", "set", "use", "image", "feimage", "handler", "listener",
+  "script",
+  "iframe",
+  "object",
+  "embed",
+  "style",
+  "form",
+  "math",
+  "link",
+  "meta",
+  "base",
+  "foreignobject",
+  "animate",
+  "animatetransform",
+  "animatemotion",
+  "set",
+  "use",
+  "image",
+  "feimage",
+  "handler",
+  "listener",
 ];
 const URL_ATTRS = ["href", "src", "srcset", "cite", "action", "formaction", "xlink:href"];
 

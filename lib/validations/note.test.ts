@@ -18,7 +18,14 @@ describe("the editor's fields", () => {
   });
 
   it("read lists as a person types them: commas split, spaces and empty items dropped, ids upper-cased", () => {
-    const note = composeNote(meta, { ...blankFields(), title: " A title ", summary: "S", phase: "P", tags: ["sparse attention", " ", " Metal"], related: [" afn-016", ""] });
+    const note = composeNote(meta, {
+      ...blankFields(),
+      title: " A title ",
+      summary: "S",
+      phase: "P",
+      tags: ["sparse attention", " ", " Metal"],
+      related: [" afn-016", ""],
+    });
     expect(note).toMatchObject({ title: "A title", tags: ["sparse attention", "Metal"], related: ["AFN-016"] });
     expect(validateNote(note).ok).toBe(true);
   });
@@ -27,7 +34,16 @@ describe("the editor's fields", () => {
     expect(fieldOfPath(["sections", "evidence"])).toBe("sections.evidence");
     expect(fieldOfPath(["core", "rank"])).toBe("core.rank");
     expect(fieldOfPath(["tags", 3])).toBe("tags");
-    const result = validateNote(composeNote(meta, { ...blankFields(), title: "T", summary: "S", phase: "P", core: { rank: 0, label: "" }, sections: { ...blankFields().sections, invariant: "## Not here" } }));
+    const result = validateNote(
+      composeNote(meta, {
+        ...blankFields(),
+        title: "T",
+        summary: "S",
+        phase: "P",
+        core: { rank: 0, label: "" },
+        sections: { ...blankFields().sections, invariant: "## Not here" },
+      }),
+    );
     expect(result.ok ? [] : result.problems.map((p) => p.field)).toEqual(["core.rank", "core.label", "sections.invariant"]);
   });
 

@@ -11,7 +11,12 @@ const SECTION_KEYS = SECTIONS.map((s) => s.key) as [SectionKey, ...SectionKey[]]
 export const startThreadRequest = z
   .object({
     section: z.enum(SECTION_KEYS, { error: `must be one of: ${SECTION_KEYS.join(", ")}` }),
-    quote: z.string().trim().max(1000, "quote at most 1000 characters").optional().transform((q) => (q ? q : undefined)),
+    quote: z
+      .string()
+      .trim()
+      .max(1000, "quote at most 1000 characters")
+      .optional()
+      .transform((q) => (q ? q : undefined)),
     revision,
     text,
   })
@@ -28,7 +33,12 @@ export const verdictRequest = z
   .object({
     verdict: z.enum(["approve", "request-changes"], { error: 'must be "approve" or "request-changes"' }),
     revision,
-    summary: z.string().trim().max(4000, "at most 4000 characters").optional().transform((s) => (s ? s : undefined)),
+    summary: z
+      .string()
+      .trim()
+      .max(4000, "at most 4000 characters")
+      .optional()
+      .transform((s) => (s ? s : undefined)),
   })
   .strict();
 export type VerdictRequest = z.infer<typeof verdictRequest>;

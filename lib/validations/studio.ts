@@ -42,7 +42,10 @@ export const publishNoteRequest = z
   .object({
     revision,
     // The main commit whose version of the note the author has seen and merged (after a "main-changed" 409).
-    main: z.string().regex(/^[0-9a-f]{40}$/, "must be a 40-character commit id").optional(),
+    main: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/, "must be a 40-character commit id")
+      .optional(),
   })
   .strict();
 export type PublishNoteRequest = z.infer<typeof publishNoteRequest>;

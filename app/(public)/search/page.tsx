@@ -96,8 +96,8 @@ export default async function SearchPage({ searchParams }: Props) {
       ) : (
         <>
           <p className="section-intro">
-            Searches every field of the {view.notes.length} published notes: titles, summaries, tags, phases, statuses and each
-            section. Results are ranked; the passage that matched is shown.
+            Searches every field of the {view.notes.length} published notes: titles, summaries, tags, phases, statuses and each section. Results are ranked; the
+            passage that matched is shown.
           </p>
           <Browse notes={view.notes} />
         </>

@@ -37,7 +37,11 @@ export default function StudioPageClient({ initial, actor }: { initial: NoteList
             New note
           </ButtonLink>
         )}
-        {isFetching ? <span className={styles.hint} aria-live="polite">Refreshing…</span> : null}
+        {isFetching ? (
+          <span className={styles.hint} aria-live="polite">
+            Refreshing…
+          </span>
+        ) : null}
       </header>
       <NoteTable caption={`Drafts (${drafts.length})`} notes={drafts} reviewer={reviewer} empty="No drafts: every note is published as it is." />
       <NoteTable caption={`Published notes (${published.length})`} notes={published} reviewer={reviewer} empty="Nothing is published yet." />

@@ -27,7 +27,10 @@ export async function GET(request: Request) {
   const status = params.get("status");
   const q = (params.get("q") ?? "").trim().slice(0, 500);
   // The ETag names the page and its query; hashed, since both are the client's input.
-  const key = createHash("sha256").update(`${path}?${status ?? ""}&${q}`).digest("hex").slice(0, 16);
+  const key = createHash("sha256")
+    .update(`${path}?${status ?? ""}&${q}`)
+    .digest("hex")
+    .slice(0, 16);
   return serveAgent(request, { variant: `twin.${key}`, media: "markdown", headers: { Vary: "Accept" } }, async ({ view, urls }): Promise<Built> => {
     const page = pageOf(path);
     const missing = (what: string): Built => ({ status: 404, error: `${what}; the pages with a Markdown twin are listed at ${urls.pagesTxt}` });

@@ -48,10 +48,13 @@ const api = {
   thread: (c: Caller, id: string, body: unknown) => threads.POST(request(c, "POST", `${note(id)}/threads`, body), params({ id })).then(answer),
   reply: (c: Caller, id: string, thread: string, body: unknown) =>
     comments.POST(request(c, "POST", `${note(id)}/threads/${thread}/comments`, body), params({ id, thread })).then(answer),
-  resolve: (c: Caller, id: string, thread: string) => resolve.POST(request(c, "POST", `${note(id)}/threads/${thread}/resolve`, {}), params({ id, thread })).then(answer),
+  resolve: (c: Caller, id: string, thread: string) =>
+    resolve.POST(request(c, "POST", `${note(id)}/threads/${thread}/resolve`, {}), params({ id, thread })).then(answer),
   verdict: (c: Caller, id: string, body: unknown) => verdicts.POST(request(c, "POST", `${note(id)}/verdicts`, body), params({ id })).then(answer),
-  close: (c: Caller, slug: string, body: unknown) => closeRoute.POST(request(c, "POST", `/api/studio/phases/${slug}/close`, body), params({ slug })).then(answer),
-  reopen: (c: Caller, slug: string, body: unknown) => reopenRoute.POST(request(c, "POST", `/api/studio/phases/${slug}/reopen`, body), params({ slug })).then(answer),
+  close: (c: Caller, slug: string, body: unknown) =>
+    closeRoute.POST(request(c, "POST", `/api/studio/phases/${slug}/close`, body), params({ slug })).then(answer),
+  reopen: (c: Caller, slug: string, body: unknown) =>
+    reopenRoute.POST(request(c, "POST", `/api/studio/phases/${slug}/reopen`, body), params({ slug })).then(answer),
 };
 
 const fields = (title: string, phase: string, evidence = "The kernel trace of the pinned checkpoint shows no masked block loaded.") => ({
@@ -85,7 +88,10 @@ describe("the studio's own history passes content:check", () => {
   it("refuses a New note with fields that name an unknown phase, as a save would (a rule create used to skip)", async () => {
     const refused = await api.create(f.author, { note: fields("Nowhere", "7 nowhere") });
     expect(refused.status).toBe(422);
-    expect(refused.body.error).toMatchObject({ code: "unknown-phase", where: [{ field: "phase", message: expect.stringMatching(/unknown phase "7 nowhere"/) }] });
+    expect(refused.body.error).toMatchObject({
+      code: "unknown-phase",
+      where: [{ field: "phase", message: expect.stringMatching(/unknown phase "7 nowhere"/) }],
+    });
     expect(git("for-each-ref", "refs/heads/drafts/")).toBe("");
   });
 
@@ -103,7 +109,12 @@ describe("the studio's own history passes content:check", () => {
 
     // An edit after publication starts a new draft; a reviewer comments on it, the author answers.
     const opened = ok(await api.read(f.author, a));
-    const edited = ok(await api.save(f.author, a, { revision: opened.revision, note: fields("Sparse masks skip whole blocks", "6 architecture", "Kernel traces on two backends show no masked block loaded.") }));
+    const edited = ok(
+      await api.save(f.author, a, {
+        revision: opened.revision,
+        note: fields("Sparse masks skip whole blocks", "6 architecture", "Kernel traces on two backends show no masked block loaded."),
+      }),
+    );
     const thread = ok(await api.thread(f.reviewer, a, { section: "evidence", revision: edited.noteRevision, text: "Which backends?" }), 201);
     ok(await api.reply(f.author, a, thread.thread, { text: "The two named in the pinned checkpoint." }), 201);
     ok(await api.resolve(f.reviewer, a, thread.thread));
@@ -163,7 +174,11 @@ describe("the same changes forged with plain git are refused", () => {
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
   /** One commit on a branch from main, pushed to the content repository, and checked there. */
-  async function forge(branch: string, change: (file: (p: string) => { text: string; write: (t: string) => void }) => void, message = "A change made with plain git"): Promise<Finding[]> {
+  async function forge(
+    branch: string,
+    change: (file: (p: string) => { text: string; write: (t: string) => void }) => void,
+    message = "A change made with plain git",
+  ): Promise<Finding[]> {
     const g = (...args: string[]) => execFileSync("git", ["-C", work, ...args], { encoding: "utf8" });
     g("fetch", "--quiet", "origin");
     g("checkout", "--quiet", "-B", branch, "origin/main");
@@ -207,7 +222,13 @@ describe("the same changes forged with plain git are refused", () => {
       },
       "Promote AFN-021\n\nApproved-by: rita 0123456789ab",
     );
-    expectRefused(findings, "notes/AFN-021.md", lineOf(text, "status:"), "review", /Approved-by rita 0123456789ab: refs\/reviews\/AFN-021 has no verdict record 0123456789ab/);
+    expectRefused(
+      findings,
+      "notes/AFN-021.md",
+      lineOf(text, "status:"),
+      "review",
+      /Approved-by rita 0123456789ab: refs\/reviews\/AFN-021 has no verdict record 0123456789ab/,
+    );
     expectRefused(findings, "notes/AFN-021.md", lineOf(text, "status:"), "review", /no approval of revision/);
   });
 
@@ -245,7 +266,9 @@ describe("the same changes forged with plain git are refused", () => {
   it("a draft-status note on main", async () => {
     let text = "";
     const findings = await forge("draft-on-main", (file) => {
-      text = file("notes/AFN-021.md").text.replace(/^id: AFN-021$/m, "id: AFN-099").replace(/^status: .*$/m, "status: draft");
+      text = file("notes/AFN-021.md")
+        .text.replace(/^id: AFN-021$/m, "id: AFN-099")
+        .replace(/^status: .*$/m, "status: draft");
       file("notes/AFN-099.md").write(text);
     });
     expectRefused(findings, "notes/AFN-099.md", lineOf(text, "status:"), "status", /a draft is not published/);

@@ -33,18 +33,22 @@ beforeAll(async () => {
   f = await studioFixture();
   const created = await notes.POST(request(f.author, "POST", "/api/studio/notes", { note: fields("Fuzz target") }), params({})).then(answer);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const moved = await transitions.POST(
-    request(f.author, "POST", `/api/studio/notes/${created.body.id}/transitions`, { to: "hypothesis", revision: created.body.revision }),
-    params({ id: created.body.id }),
-  ).then(answer);
+  const moved = await transitions
+    .POST(
+      request(f.author, "POST", `/api/studio/notes/${created.body.id}/transitions`, { to: "hypothesis", revision: created.body.revision }),
+      params({ id: created.body.id }),
+    )
+    .then(answer);
   expect(moved.status, JSON.stringify(moved.body)).toBe(200);
   target.id = created.body.id;
   target.revision = moved.body.revision;
   target.noteRevision = moved.body.noteRevision;
-  const started = await threads.POST(
-    request(f.reviewer, "POST", `/api/studio/notes/${target.id}/threads`, { section: "evidence", revision: target.noteRevision, text: "Which test?" }),
-    params({ id: target.id }),
-  ).then(answer);
+  const started = await threads
+    .POST(
+      request(f.reviewer, "POST", `/api/studio/notes/${target.id}/threads`, { section: "evidence", revision: target.noteRevision, text: "Which test?" }),
+      params({ id: target.id }),
+    )
+    .then(answer);
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   target.thread = started.body.thread;
   target.comment = started.body.threads.find((t: Json) => t.id === target.thread).comments[0].id;
@@ -60,7 +64,14 @@ function fields(title: string, extra: Partial<Json> = {}): Json {
     related: [],
     boundaries: [],
     core: null,
-    sections: { decision: "Skip masked blocks.", invariant: "No masked key is loaded.", rejectedShortcut: "", evidence: "", claimBoundary: "Nothing about speed.", notes: "" },
+    sections: {
+      decision: "Skip masked blocks.",
+      invariant: "No masked key is loaded.",
+      rejectedShortcut: "",
+      evidence: "",
+      claimBoundary: "Nothing about speed.",
+      notes: "",
+    },
     ...extra,
   };
 }
@@ -69,7 +80,10 @@ function fields(title: string, extra: Partial<Json> = {}): Json {
 
 const hostile = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...XSS_PAYLOADS.map(([, p]) => p)) },
-  { weight: 2, arbitrary: fc.constantFrom("R&D", "<", '"', "%E0%A4", "\u0000", "\ud800", "\ufffe", "## Decision", "---", "AFN-001", "", " ", "6 architecture") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom("R&D", "<", '"', "%E0%A4", "\u0000", "\ud800", "\ufffe", "## Decision", "---", "AFN-001", "", " ", "6 architecture"),
+  },
   { weight: 3, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 80 }) },
 );
@@ -99,10 +113,26 @@ const body = (shaped: fc.Arbitrary<unknown>) =>
     { weight: 5, arbitrary: shaped.map((v) => JSON.stringify(v)) },
   );
 
-type Endpoint = { name: string; caller: () => Caller; method: string; path: () => string; params: () => Record<string, string>; handler: (r: Request, c: never) => Promise<Response>; body: fc.Arbitrary<string> };
+type Endpoint = {
+  name: string;
+  caller: () => Caller;
+  method: string;
+  path: () => string;
+  params: () => Record<string, string>;
+  handler: (r: Request, c: never) => Promise<Response>;
+  body: fc.Arbitrary<string>;
+};
 
 const endpoints: Endpoint[] = [
-  { name: "create note", caller: () => f.author, method: "POST", path: () => "/api/studio/notes", params: () => ({}), handler: notes.POST, body: body(fc.record({ note: noteFields }, { requiredKeys: [] })) },
+  {
+    name: "create note",
+    caller: () => f.author,
+    method: "POST",
+    path: () => "/api/studio/notes",
+    params: () => ({}),
+    handler: notes.POST,
+    body: body(fc.record({ note: noteFields }, { requiredKeys: [] })),
+  },
   {
     name: "save draft",
     caller: () => f.author,
@@ -119,9 +149,27 @@ const endpoints: Endpoint[] = [
     path: () => `/api/studio/notes/${target.id}/transitions`,
     params: () => ({ id: target.id }),
     handler: transitions.POST,
-    body: body(fc.record({ to: fc.oneof(fc.constantFrom("draft", "hypothesis", "verified-checkpoint", "superseded", "retracted"), hostile), revision, reason: hostile, superseded_by: hostile }, { requiredKeys: ["to", "revision"] })),
+    body: body(
+      fc.record(
+        {
+          to: fc.oneof(fc.constantFrom("draft", "hypothesis", "verified-checkpoint", "superseded", "retracted"), hostile),
+          revision,
+          reason: hostile,
+          superseded_by: hostile,
+        },
+        { requiredKeys: ["to", "revision"] },
+      ),
+    ),
   },
-  { name: "publish", caller: () => f.author, method: "POST", path: () => `/api/studio/notes/${target.id}/publish`, params: () => ({ id: target.id }), handler: publish.POST, body: body(fc.record({ revision, main: revision }, { requiredKeys: ["revision"] })) },
+  {
+    name: "publish",
+    caller: () => f.author,
+    method: "POST",
+    path: () => `/api/studio/notes/${target.id}/publish`,
+    params: () => ({ id: target.id }),
+    handler: publish.POST,
+    body: body(fc.record({ revision, main: revision }, { requiredKeys: ["revision"] })),
+  },
   {
     name: "start thread",
     caller: () => f.reviewer,
@@ -129,7 +177,12 @@ const endpoints: Endpoint[] = [
     path: () => `/api/studio/notes/${target.id}/threads`,
     params: () => ({ id: target.id }),
     handler: threads.POST,
-    body: body(fc.record({ section: fc.oneof(fc.constantFrom("decision", "evidence"), hostile), quote: hostile, revision: reviewed, text: markdown }, { requiredKeys: ["section", "revision", "text"] })),
+    body: body(
+      fc.record(
+        { section: fc.oneof(fc.constantFrom("decision", "evidence"), hostile), quote: hostile, revision: reviewed, text: markdown },
+        { requiredKeys: ["section", "revision", "text"] },
+      ),
+    ),
   },
   {
     name: "reply",
@@ -149,8 +202,24 @@ const endpoints: Endpoint[] = [
     handler: comment.PATCH,
     body: body(fc.record({ text: markdown })),
   },
-  { name: "resolve", caller: () => f.author, method: "POST", path: () => `/api/studio/notes/${target.id}/threads/${target.thread}/resolve`, params: () => ({ id: target.id, thread: target.thread }), handler: resolve.POST, body: body(fc.constant({})) },
-  { name: "reopen thread", caller: () => f.author, method: "POST", path: () => `/api/studio/notes/${target.id}/threads/${target.thread}/reopen`, params: () => ({ id: target.id, thread: target.thread }), handler: reopen.POST, body: body(fc.constant({})) },
+  {
+    name: "resolve",
+    caller: () => f.author,
+    method: "POST",
+    path: () => `/api/studio/notes/${target.id}/threads/${target.thread}/resolve`,
+    params: () => ({ id: target.id, thread: target.thread }),
+    handler: resolve.POST,
+    body: body(fc.constant({})),
+  },
+  {
+    name: "reopen thread",
+    caller: () => f.author,
+    method: "POST",
+    path: () => `/api/studio/notes/${target.id}/threads/${target.thread}/reopen`,
+    params: () => ({ id: target.id, thread: target.thread }),
+    handler: reopen.POST,
+    body: body(fc.constant({})),
+  },
   {
     name: "verdict",
     caller: () => f.reviewer,
@@ -158,10 +227,31 @@ const endpoints: Endpoint[] = [
     path: () => `/api/studio/notes/${target.id}/verdicts`,
     params: () => ({ id: target.id }),
     handler: verdicts.POST,
-    body: body(fc.record({ verdict: fc.oneof(fc.constantFrom("approve", "request-changes"), hostile), revision: reviewed, summary: markdown }, { requiredKeys: ["verdict", "revision"] })),
+    body: body(
+      fc.record(
+        { verdict: fc.oneof(fc.constantFrom("approve", "request-changes"), hostile), revision: reviewed, summary: markdown },
+        { requiredKeys: ["verdict", "revision"] },
+      ),
+    ),
   },
-  { name: "close phase", caller: () => f.author, method: "POST", path: () => "/api/studio/phases/agent-operations/close", params: () => ({ slug: "agent-operations" }), handler: closePhase.POST, body: body(fc.record({ noDeltaWhy: markdown }, { requiredKeys: [] })) },
-  { name: "reopen phase", caller: () => f.author, method: "POST", path: () => "/api/studio/phases/agent-operations/reopen", params: () => ({ slug: "agent-operations" }), handler: reopenPhase.POST, body: body(fc.record({ reason: markdown })) },
+  {
+    name: "close phase",
+    caller: () => f.author,
+    method: "POST",
+    path: () => "/api/studio/phases/agent-operations/close",
+    params: () => ({ slug: "agent-operations" }),
+    handler: closePhase.POST,
+    body: body(fc.record({ noDeltaWhy: markdown }, { requiredKeys: [] })),
+  },
+  {
+    name: "reopen phase",
+    caller: () => f.author,
+    method: "POST",
+    path: () => "/api/studio/phases/agent-operations/reopen",
+    params: () => ({ slug: "agent-operations" }),
+    handler: reopenPhase.POST,
+    body: body(fc.record({ reason: markdown })),
+  },
 ];
 
 /**
@@ -203,7 +293,10 @@ describe("fuzzed request bodies of the studio API", () => {
         { numRuns: RUNS },
       );
       // The fuzz reached past the body parser: some bodies were refused on the merits or accepted.
-      expect([...seen.keys()].some((s) => s !== 400 && s !== 415), `${e.name} statuses ${JSON.stringify([...seen])}`).toBe(true);
+      expect(
+        [...seen.keys()].some((s) => s !== 400 && s !== 415),
+        `${e.name} statuses ${JSON.stringify([...seen])}`,
+      ).toBe(true);
     }, 60_000);
   }
 });

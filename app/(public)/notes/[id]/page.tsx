@@ -80,8 +80,17 @@ export default async function NotePage({ params }: Props) {
         <div>
           <dt>Other formats</dt>
           <dd className="formats">
-            <a href={`${noteUrl(note.id)}.md`} type="text/markdown">Markdown</a> · <a href={`${noteUrl(note.id)}.txt`} type="text/plain">LLM text</a> ·{" "}
-            <a href={`${noteUrl(note.id)}.json`} type="application/json">JSON</a>
+            <a href={`${noteUrl(note.id)}.md`} type="text/markdown">
+              Markdown
+            </a>{" "}
+            ·{" "}
+            <a href={`${noteUrl(note.id)}.txt`} type="text/plain">
+              LLM text
+            </a>{" "}
+            ·{" "}
+            <a href={`${noteUrl(note.id)}.json`} type="application/json">
+              JSON
+            </a>
           </dd>
         </div>
       </NoteHead>

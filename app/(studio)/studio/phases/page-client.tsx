@@ -12,7 +12,10 @@ export default function PhasesPageClient({ phases, canChange }: { phases: Studio
   return (
     <>
       <h1>Phases</h1>
-      <p>A verified phase closes with a decision delta: a note of the phase that became verified while it was open, or an explicit record that there is no new decision (AFN-015).</p>
+      <p>
+        A verified phase closes with a decision delta: a note of the phase that became verified while it was open, or an explicit record that there is no new
+        decision (AFN-015).
+      </p>
       {phases.map((p) => (
         <PhaseItem key={p.phase.slug} item={p} canChange={canChange} />
       ))}
@@ -34,7 +37,8 @@ function PhaseItem({ item, canChange }: { item: StudioPhase; canChange: boolean 
       }),
     onSuccess: () => router.refresh(),
   });
-  const error = mutation.error instanceof StudioApiError ? mutation.error.body?.error : mutation.error ? { message: mutation.error.message, unmet: undefined } : null;
+  const error =
+    mutation.error instanceof StudioApiError ? mutation.error.body?.error : mutation.error ? { message: mutation.error.message, unmet: undefined } : null;
 
   return (
     <section aria-labelledby={headingId} data-phase={phase.slug} style={{ borderTop: "1px solid var(--rule)", padding: "0.8rem 0" }}>
@@ -42,8 +46,7 @@ function PhaseItem({ item, canChange }: { item: StudioPhase; canChange: boolean 
         Phase {phase.name} <small>({phase.status})</small>
       </h2>
       <p>
-        Notes: {notes.length ? notes.map((n) => `${n.id} (${n.status})`).join(", ") : "none published"}.{" "}
-        <Link href={`/phases/${phase.slug}`}>Public page</Link>
+        Notes: {notes.length ? notes.map((n) => `${n.id} (${n.status})`).join(", ") : "none published"}. <Link href={`/phases/${phase.slug}`}>Public page</Link>
       </p>
       {phase.status === "open" ? (
         <>
@@ -81,7 +84,9 @@ function PhaseItem({ item, canChange }: { item: StudioPhase; canChange: boolean 
         <>
           <p data-testid="studio-closeout">
             Closed {phase.closed}
-            {phase.closeout?.kind === "delta" ? ` with decision delta ${phase.closeout.notes.join(", ")}` : ` with no new decision delta: ${phase.closeout?.why ?? ""}`}
+            {phase.closeout?.kind === "delta"
+              ? ` with decision delta ${phase.closeout.notes.join(", ")}`
+              : ` with no new decision delta: ${phase.closeout?.why ?? ""}`}
           </p>
           {canChange && (
             <form

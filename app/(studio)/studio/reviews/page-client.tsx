@@ -64,7 +64,8 @@ export default function ReviewsPageClient({ initial, role }: { initial: Inbox; r
                 </Link>
                 {r.thread.quote ? <blockquote className={styles.quote}>{r.thread.quote}</blockquote> : null}
                 <p className={styles.last}>
-                  <strong>{r.last.by}</strong>, <time dateTime={r.last.at}>{shortDate(r.last.at)}</time>: {r.last.text.length > 160 ? `${r.last.text.slice(0, 159)}…` : r.last.text}
+                  <strong>{r.last.by}</strong>, <time dateTime={r.last.at}>{shortDate(r.last.at)}</time>:{" "}
+                  {r.last.text.length > 160 ? `${r.last.text.slice(0, 159)}…` : r.last.text}
                 </p>
               </li>
             ))}

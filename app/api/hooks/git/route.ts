@@ -22,7 +22,8 @@ export async function POST(request: Request): Promise<Response> {
     return answer(413, { error: { status: 413, code: "too-large", message: `a webhook body is at most ${MAX_BODY / 1_000_000} MB` } });
   }
   const body = Buffer.from(await request.arrayBuffer());
-  if (body.length > MAX_BODY) return answer(413, { error: { status: 413, code: "too-large", message: `a webhook body is at most ${MAX_BODY / 1_000_000} MB` } });
+  if (body.length > MAX_BODY)
+    return answer(413, { error: { status: 413, code: "too-large", message: `a webhook body is at most ${MAX_BODY / 1_000_000} MB` } });
   const verdict = verifyWebhook(body, request.headers, remoteConfig().webhookSecret);
   if (!verdict.ok) {
     console.warn(`webhook refused: ${verdict.why}`);

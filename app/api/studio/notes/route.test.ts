@@ -74,7 +74,9 @@ describe("who may do what", () => {
   ];
 
   for (const row of cases) {
-    it(`answers ${Object.entries(row.expect).map(([a, s]) => `${a} ${s}`).join(", ")} to ${row.expect.create === 401 ? "an unauthenticated caller" : "this caller"}`, async () => {
+    it(`answers ${Object.entries(row.expect)
+      .map(([a, s]) => `${a} ${s}`)
+      .join(", ")} to ${row.expect.create === 401 ? "an unauthenticated caller" : "this caller"}`, async () => {
       const c = row.caller();
       const current = (await api.read(f.author, id)).body.revision as string;
       const got = {
@@ -91,9 +93,19 @@ describe("who may do what", () => {
   }
 
   it("says why, in the body, for 401, 403 and the anonymous 404", async () => {
-    expect((await api.save(f.anonymous, id, { revision, note: filled("x") })).body.error).toMatchObject({ status: 401, code: "unauthenticated", message: expect.stringMatching(/sign in, or send Authorization: Bearer/) });
-    expect((await api.save(f.revokedToken, id, { revision, note: filled("x") })).body.error).toMatchObject({ code: "bad-token", message: expect.stringMatching(/unknown or has been revoked/) });
-    expect((await api.publish(f.reviewer, id, { revision })).body.error).toMatchObject({ status: 403, message: "only authors may do this; rita is signed in as a reviewer" });
+    expect((await api.save(f.anonymous, id, { revision, note: filled("x") })).body.error).toMatchObject({
+      status: 401,
+      code: "unauthenticated",
+      message: expect.stringMatching(/sign in, or send Authorization: Bearer/),
+    });
+    expect((await api.save(f.revokedToken, id, { revision, note: filled("x") })).body.error).toMatchObject({
+      code: "bad-token",
+      message: expect.stringMatching(/unknown or has been revoked/),
+    });
+    expect((await api.publish(f.reviewer, id, { revision })).body.error).toMatchObject({
+      status: 403,
+      message: "only authors may do this; rita is signed in as a reviewer",
+    });
     const hidden = await api.read(f.anonymous, id);
     expect(hidden.body).toEqual({ error: { status: 404, code: "not-found", message: "there is nothing at this address" } });
     expect(JSON.stringify(hidden.body)).not.toContain("Matrix");
@@ -164,7 +176,13 @@ describe("saving a draft", () => {
 
   it("refuses an invalid note with messages at each field (422), writing nothing", async () => {
     const { id, revision } = await newDraft("Valid first");
-    const bad = filled("", { summary: "two\nlines", tags: ["a", "A"], related: ["nope"], core: { rank: 0, label: "" }, sections: { ...filled("").sections, decision: "## Heading" } });
+    const bad = filled("", {
+      summary: "two\nlines",
+      tags: ["a", "A"],
+      related: ["nope"],
+      core: { rank: 0, label: "" },
+      sections: { ...filled("").sections, decision: "## Heading" },
+    });
     const { status, body } = await api.save(f.author, id, { revision, note: bad });
     expect(status).toBe(422);
     expect(body.error.code).toBe("invalid-note");
@@ -180,7 +198,9 @@ describe("saving a draft", () => {
     const { status, body } = await api.save(f.author, id, { revision, note: leaky });
     expect(status).toBe(422);
     expect(body.error.code).toBe("policy");
-    expect(body.error.where).toEqual([expect.objectContaining({ field: "sections.evidence", line: 2, rule: "local-path", excerpt: expect.stringContaining("/home/someone/x") })]);
+    expect(body.error.where).toEqual([
+      expect.objectContaining({ field: "sections.evidence", line: 2, rule: "local-path", excerpt: expect.stringContaining("/home/someone/x") }),
+    ]);
     expect(git("rev-parse", `refs/heads/drafts/${id}`)).toBe(revision);
   });
 
@@ -192,7 +212,10 @@ describe("saving a draft", () => {
     const mine = filled("Contested note", { sections: { ...filled("").sections, evidence: "My evidence." } });
     const { status, body } = await api.save(f.author, id, { revision, note: mine });
     expect(status).toBe(409);
-    expect(body.error).toMatchObject({ code: "stale-revision", message: expect.stringMatching(/changed since revision \w{7} was opened: .*last change by grace/) });
+    expect(body.error).toMatchObject({
+      code: "stale-revision",
+      message: expect.stringMatching(/changed since revision \w{7} was opened: .*last change by grace/),
+    });
     expect(body.theirs).toMatchObject({ revision: first.body.revision, fields: { sections: { decision: "Their decision.", evidence: "" } } });
     expect(body.yours.sections.evidence).toBe("My evidence.");
     expect(body.base.sections).toMatchObject({ decision: "Skip masked blocks in the kernel.", evidence: "" });
@@ -203,7 +226,9 @@ describe("saving a draft", () => {
     const { id, revision } = await newDraft("Forged note");
     const forged = await api.save(f.author, id, { revision, note: { ...filled("Forged note"), status: "verified-checkpoint" } });
     expect(forged.status).toBe(422);
-    expect(forged.body.error.where).toEqual([{ field: "status", message: expect.stringMatching(/status changes only through POST \/api\/studio\/notes\/.*\/transitions/) }]);
+    expect(forged.body.error.where).toEqual([
+      { field: "status", message: expect.stringMatching(/status changes only through POST \/api\/studio\/notes\/.*\/transitions/) },
+    ]);
     const order = await api.save(f.author, id, { revision, note: { ...filled("Forged note"), superseded_by: "AFN-001" } });
     expect(order.status).toBe(422);
     expect(git("rev-parse", `refs/heads/drafts/${id}`)).toBe(revision);
@@ -256,7 +281,9 @@ describe("status changes", () => {
     expect(stale.status).toBe(409);
     const verify = await api.transition(f.author, id, { to: "verified-checkpoint", revision: proposed.body.revision });
     expect(verify.status).toBe(422);
-    expect(verify.body.error.unmet).toEqual(expect.arrayContaining(["the Rejected shortcut section is empty", "the Evidence section is empty", expect.stringMatching(/^no approval of revision/)]));
+    expect(verify.body.error.unmet).toEqual(
+      expect.arrayContaining(["the Rejected shortcut section is empty", "the Evidence section is empty", expect.stringMatching(/^no approval of revision/)]),
+    );
   });
 });
 
@@ -291,8 +318,17 @@ describe("publishing", () => {
     // A plain-git edit of the draft branch slips a local path in.
     const { getContentStore } = await import("@/lib/store");
     const store = await getContentStore();
-    const text = (await store.readFile(proposed.body.revision, `notes/${id}.md`))!.replace("Skip masked blocks in the kernel.", "Copied from C:\\Users\\someone\\kernel.cu");
-    const leaked = await store.commit({ ref: `refs/heads/drafts/${id}`, expected: proposed.body.revision, author: { name: "Plain Git", email: "git@example.org" }, message: "edit", changes: { [`notes/${id}.md`]: text } });
+    const text = (await store.readFile(proposed.body.revision, `notes/${id}.md`))!.replace(
+      "Skip masked blocks in the kernel.",
+      "Copied from C:\\Users\\someone\\kernel.cu",
+    );
+    const leaked = await store.commit({
+      ref: `refs/heads/drafts/${id}`,
+      expected: proposed.body.revision,
+      author: { name: "Plain Git", email: "git@example.org" },
+      message: "edit",
+      changes: { [`notes/${id}.md`]: text },
+    });
     const { status, body } = await api.publish(f.author, id, { revision: leaked.commit });
     expect(status).toBe(422);
     expect(body.error.where).toEqual([expect.objectContaining({ field: "sections.decision", line: 1, rule: "local-path" })]);
@@ -315,24 +351,40 @@ describe("publishing", () => {
     const drop = { revision: bounded.body.revision, note: { ...bounded.body.fields, boundaries: [] } };
     const dropped = await api.save(f.author, "AFN-013", drop);
     expect(dropped.status).toBe(422);
-    expect(dropped.body.error).toMatchObject({ code: "boundary-removed", where: [{ field: "boundaries", message: 'removing the "pinned, not supported" boundary needs a reason' }] });
+    expect(dropped.body.error).toMatchObject({
+      code: "boundary-removed",
+      where: [{ field: "boundaries", message: 'removing the "pinned, not supported" boundary needs a reason' }],
+    });
     const withReason = await api.save(f.author, "AFN-013", { ...drop, reason: "the pinned reference is now a supported path" });
     expect(withReason.status).toBe(200);
-    expect(git("log", "-1", "--format=%B", "refs/heads/drafts/AFN-013")).toContain("Boundary removed: pinned, not supported (why: the pinned reference is now a supported path)");
+    expect(git("log", "-1", "--format=%B", "refs/heads/drafts/AFN-013")).toContain(
+      "Boundary removed: pinned, not supported (why: the pinned reference is now a supported path)",
+    );
   });
 });
 
 describe("the repository afterwards", () => {
   it("passes git fsck --strict", () => {
-    expect(execFileSync("git", ["--git-dir", f.gitdir, "fsck", "--strict", "--no-dangling"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim()).toBe("");
+    expect(
+      execFileSync("git", ["--git-dir", f.gitdir, "fsck", "--strict", "--no-dangling"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim(),
+    ).toBe("");
   });
 
   it("lists drafts and published notes with status and who changed them last", async () => {
     const { status, body } = await api.list(f.reviewer);
     expect(status).toBe(200);
     const draft = body.notes.find((n: Json) => n.id === "AFN-016");
-    expect(draft).toMatchObject({ draft: true, status: "verified-checkpoint", publishedStatus: "verified-checkpoint", lastChange: { author: { name: "ada" } } });
-    expect(body.notes.find((n: Json) => n.id === "AFN-002")).toMatchObject({ draft: false, status: expect.any(String), lastChange: { author: { name: expect.any(String) } } });
+    expect(draft).toMatchObject({
+      draft: true,
+      status: "verified-checkpoint",
+      publishedStatus: "verified-checkpoint",
+      lastChange: { author: { name: "ada" } },
+    });
+    expect(body.notes.find((n: Json) => n.id === "AFN-002")).toMatchObject({
+      draft: false,
+      status: expect.any(String),
+      lastChange: { author: { name: expect.any(String) } },
+    });
   });
 });
 
@@ -355,22 +407,38 @@ describe("publishing an edited published note", () => {
 
   it("refuses to overwrite a change made on main after the draft began (409), until the author has seen it", async () => {
     const opened = await api.read(f.author, "AFN-011");
-    const saved = await api.save(f.author, "AFN-011", { revision: opened.body.revision, note: { ...opened.body.fields, tags: [...opened.body.fields.tags, "studio"] } });
+    const saved = await api.save(f.author, "AFN-011", {
+      revision: opened.body.revision,
+      note: { ...opened.body.fields, tags: [...opened.body.fields.tags, "studio"] },
+    });
     expect(saved.status).toBe(200);
     // Meanwhile someone commits to main with plain git tools.
     const { getContentStore } = await import("@/lib/store");
     const store = await getContentStore();
     const mainHead = git("rev-parse", "refs/heads/main");
     const text = (await store.readFile(mainHead, "notes/AFN-011.md"))!.replace(/^## Notes\n/m, "## Notes\n\nA correction made on main.\n");
-    const onMain = await store.commit({ ref: "refs/heads/main", expected: mainHead, author: { name: "Plain Git", email: "git@example.org" }, message: "Correct AFN-011", changes: { "notes/AFN-011.md": text } });
+    const onMain = await store.commit({
+      ref: "refs/heads/main",
+      expected: mainHead,
+      author: { name: "Plain Git", email: "git@example.org" },
+      message: "Correct AFN-011",
+      changes: { "notes/AFN-011.md": text },
+    });
 
     const refused = await api.publish(f.author, "AFN-011", { revision: saved.body.revision });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ error: { code: "main-changed" }, main: onMain.commit, theirs: { source: "main", fields: { sections: { notes: expect.stringMatching(/^A correction made on main\./) } } } });
+    expect(refused.body).toMatchObject({
+      error: { code: "main-changed" },
+      main: onMain.commit,
+      theirs: { source: "main", fields: { sections: { notes: expect.stringMatching(/^A correction made on main\./) } } },
+    });
     expect(git("rev-parse", "refs/heads/main")).toBe(onMain.commit);
 
     // The author merges main's correction into the draft, then publishes, acknowledging that main commit.
-    const merged = await api.save(f.author, "AFN-011", { revision: saved.body.revision, note: { ...saved.body.fields, sections: { ...saved.body.fields.sections, notes: refused.body.theirs.fields.sections.notes } } });
+    const merged = await api.save(f.author, "AFN-011", {
+      revision: saved.body.revision,
+      note: { ...saved.body.fields, sections: { ...saved.body.fields.sections, notes: refused.body.theirs.fields.sections.notes } },
+    });
     const published = await api.publish(f.author, "AFN-011", { revision: merged.body.revision, main: onMain.commit });
     expect(published.status).toBe(200);
     const file = git("show", "refs/heads/main:notes/AFN-011.md");

@@ -22,7 +22,8 @@ const WHY = "This phase only reorganised tests; no architecture decision changed
 
 const api = {
   list: (c: Caller) => list.GET(request(c, "GET", "/api/studio/phases"), params({})).then(answer),
-  close: (c: Caller, slug: string, body: unknown = {}) => close.POST(request(c, "POST", `/api/studio/phases/${slug}/close`, body), params({ slug })).then(answer),
+  close: (c: Caller, slug: string, body: unknown = {}) =>
+    close.POST(request(c, "POST", `/api/studio/phases/${slug}/close`, body), params({ slug })).then(answer),
   reopen: (c: Caller, slug: string, body: unknown) => reopen.POST(request(c, "POST", `/api/studio/phases/${slug}/reopen`, body), params({ slug })).then(answer),
 };
 
@@ -91,11 +92,22 @@ describe("a note names one of the phases", () => {
     expect(created.body.phases).toContain("6 architecture");
     const body = (phase: string) => ({
       revision: created.body.revision,
-      note: { title: "Phase check", summary: "A note in a phase.", phase, tags: [], related: [], boundaries: [], core: null, sections: { decision: "", invariant: "", rejectedShortcut: "", evidence: "", claimBoundary: "", notes: "" } },
+      note: {
+        title: "Phase check",
+        summary: "A note in a phase.",
+        phase,
+        tags: [],
+        related: [],
+        boundaries: [],
+        core: null,
+        sections: { decision: "", invariant: "", rejectedShortcut: "", evidence: "", claimBoundary: "", notes: "" },
+      },
     });
     const refused = await note.PUT(request(f.author, "PUT", `/api/studio/notes/${id}`, body("7 nowhere")), params({ id })).then(answer);
     expect(refused.status).toBe(422);
-    expect(refused.body.error.where).toEqual([{ field: "phase", message: expect.stringMatching(/unknown phase "7 nowhere"; the phases are: .*6 architecture/) }]);
+    expect(refused.body.error.where).toEqual([
+      { field: "phase", message: expect.stringMatching(/unknown phase "7 nowhere"; the phases are: .*6 architecture/) },
+    ]);
     expect(git("rev-parse", `refs/heads/drafts/${id}`)).toBe(created.body.revision);
     const saved = await note.PUT(request(f.author, "PUT", `/api/studio/notes/${id}`, body("6 architecture")), params({ id })).then(answer);
     expect(saved.status).toBe(200);

@@ -49,9 +49,8 @@ export default async function HistoryPage({ params }: Props) {
         {/* Which note this is, in its own words, for a reader who arrives here first. */}
         <p className="history__summary">{note.summary}</p>
         <p className="lede">
-          {revisions.length === 1 ? "One published revision." : `${revisions.length} published revisions, newest first.`} Each shows
-          what changed since the revision before it, field by field and section by section. Unpublished drafts are not part of
-          this history.
+          {revisions.length === 1 ? "One published revision." : `${revisions.length} published revisions, newest first.`} Each shows what changed since the
+          revision before it, field by field and section by section. Unpublished drafts are not part of this history.
         </p>
       </header>
 
@@ -64,7 +63,8 @@ export default async function HistoryPage({ params }: Props) {
               <header className="revision__head">
                 <h2 className="revision__message">{firstLine(rev.message) || "(no message)"}</h2>
                 <p className="revision__meta">
-                  <RevisionDate iso={rev.date} withTime /> · <span className="author">{changedBy(rev.author, APP_IDENTITY, view.site.author)}</span> · <code title={rev.commit}>{short}</code>
+                  <RevisionDate iso={rev.date} withTime /> · <span className="author">{changedBy(rev.author, APP_IDENTITY, view.site.author)}</span> ·{" "}
+                  <code title={rev.commit}>{short}</code>
                   {i === 0 ? <span className="current"> · current</span> : null}
                   {previous && previous.note.status !== rev.note.status ? (
                     <>

@@ -138,7 +138,15 @@ export default async function ReviewPage({ params, searchParams }: Props) {
                 ) : null}
               </div>
               <div className={styles.side}>
-                <SectionThreads noteId={view.id} section={s.key} heading={s.heading} revision={view.noteRevision} actor={who} initial={review} source={note.sections[s.key]} />
+                <SectionThreads
+                  noteId={view.id}
+                  section={s.key}
+                  heading={s.heading}
+                  revision={view.noteRevision}
+                  actor={who}
+                  initial={review}
+                  source={note.sections[s.key]}
+                />
               </div>
             </div>
           );

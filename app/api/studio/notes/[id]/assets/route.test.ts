@@ -35,7 +35,8 @@ const api = {
   create: (c: Caller) => list.POST(request(c, "POST", "/api/studio/notes", {}), params({})).then(answer),
   read: (c: Caller, id: string) => one.GET(request(c, "GET", `/api/studio/notes/${id}`), params({ id })).then(answer),
   save: (c: Caller, id: string, body: unknown) => one.PUT(request(c, "PUT", `/api/studio/notes/${id}`, body), params({ id })).then(answer),
-  transition: (c: Caller, id: string, body: unknown) => transitions.POST(request(c, "POST", `/api/studio/notes/${id}/transitions`, body), params({ id })).then(answer),
+  transition: (c: Caller, id: string, body: unknown) =>
+    transitions.POST(request(c, "POST", `/api/studio/notes/${id}/transitions`, body), params({ id })).then(answer),
   publish: (c: Caller, id: string, body: unknown) => publish.POST(request(c, "POST", `/api/studio/notes/${id}/publish`, body), params({ id })).then(answer),
   upload: (c: Caller, id: string, bytes: Uint8Array, name: string, type = "application/octet-stream") =>
     upload.POST(uploadRequest(c, id, bytes, name, type), params({ id })).then(answer),
@@ -53,7 +54,14 @@ const note = (evidence: string): Json => ({
   related: [],
   boundaries: [],
   core: null,
-  sections: { decision: "Skip masked blocks in the kernel.", invariant: "No masked key is ever loaded.", rejectedShortcut: "", evidence, claimBoundary: "Says nothing about other backends.", notes: "" },
+  sections: {
+    decision: "Skip masked blocks in the kernel.",
+    invariant: "No masked key is ever loaded.",
+    rejectedShortcut: "",
+    evidence,
+    claimBoundary: "Says nothing about other backends.",
+    notes: "",
+  },
 });
 
 /** A JPEG as a phone writes it: GPS position, camera owner and serial in EXIF. */
@@ -85,7 +93,12 @@ describe("uploading an image", () => {
     const before = refs();
     const up = await api.upload(f.author, id, input, "IMG_0001.jpg", "image/jpeg");
     expect(up.status, JSON.stringify(up.body)).toBe(201);
-    expect(up.body).toMatchObject({ path: expect.stringMatching(new RegExp(`^assets/${id}/[0-9a-f]{40}\\.jpg$`)), type: "image/jpeg", width: 320, height: 200 });
+    expect(up.body).toMatchObject({
+      path: expect.stringMatching(new RegExp(`^assets/${id}/[0-9a-f]{40}\\.jpg$`)),
+      type: "image/jpeg",
+      width: 320,
+      height: 200,
+    });
     expect(up.body.url).toBe(`/${up.body.path}`);
     expect(refs()).toBe(before); // staged, not committed
 
@@ -178,7 +191,11 @@ describe("an image in a note", () => {
     expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", published.body.commit).split("\n").sort()).toEqual([up.body.path, `notes/${id}.md`].sort());
 
     const open = await api.get(f.anonymous, up.body.url);
-    expect([open.status, open.headers.get("content-type"), open.headers.get("cache-control")]).toEqual([200, "image/jpeg", "public, max-age=31536000, immutable"]);
+    expect([open.status, open.headers.get("content-type"), open.headers.get("cache-control")]).toEqual([
+      200,
+      "image/jpeg",
+      "public, max-age=31536000, immutable",
+    ]);
     expect((await sharp(Buffer.from(await open.arrayBuffer())).metadata()).width).toBe(320);
     expect(git("fsck", "--strict", "--no-dangling")).toBe("");
   });

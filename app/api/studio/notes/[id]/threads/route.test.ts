@@ -38,8 +38,10 @@ const api = {
     comments.POST(request(c, "POST", `${base(id)}/threads/${thread}/comments`, body), params({ id, thread })).then(answer),
   edit: (c: Caller, id: string, thread: string, cid: string, body: unknown) =>
     comment.PATCH(request(c, "PATCH", `${base(id)}/threads/${thread}/comments/${cid}`, body), params({ id, thread, comment: cid })).then(answer),
-  resolve: (c: Caller, id: string, thread: string) => resolve.POST(request(c, "POST", `${base(id)}/threads/${thread}/resolve`, {}), params({ id, thread })).then(answer),
-  reopen: (c: Caller, id: string, thread: string) => reopen.POST(request(c, "POST", `${base(id)}/threads/${thread}/reopen`, {}), params({ id, thread })).then(answer),
+  resolve: (c: Caller, id: string, thread: string) =>
+    resolve.POST(request(c, "POST", `${base(id)}/threads/${thread}/resolve`, {}), params({ id, thread })).then(answer),
+  reopen: (c: Caller, id: string, thread: string) =>
+    reopen.POST(request(c, "POST", `${base(id)}/threads/${thread}/reopen`, {}), params({ id, thread })).then(answer),
   verdicts: (c: Caller, id: string) => verdicts.GET(request(c, "GET", `${base(id)}/verdicts`), params({ id })).then(answer),
   verdict: (c: Caller, id: string, body: unknown) => verdicts.POST(request(c, "POST", `${base(id)}/verdicts`, body), params({ id })).then(answer),
   transition: (c: Caller, id: string, body: unknown) => transitions.POST(request(c, "POST", `${base(id)}/transitions`, body), params({ id })).then(answer),
@@ -94,7 +96,9 @@ describe("who may do what", () => {
     { caller: () => f.reviewerToken, expect: { review: 200, start: 201, reply: 201, resolve: 200, verdicts: 200, verdict: 201, inbox: 200 } },
   ];
   for (const row of cases) {
-    it(`answers ${Object.entries(row.expect).map(([a, s]) => `${a} ${s}`).join(", ")} to this caller`, async () => {
+    it(`answers ${Object.entries(row.expect)
+      .map(([a, s]) => `${a} ${s}`)
+      .join(", ")} to this caller`, async () => {
       const c = row.caller();
       // Each row reopens the thread first, so "resolve" always has something to resolve.
       const open = (await api.review(f.author, id)).body.threads.find((t: Json) => t.id === thread);
@@ -115,7 +119,9 @@ describe("who may do what", () => {
   it("hides a draft's review from anonymous callers without a word of it", async () => {
     const hidden = await api.review(f.anonymous, id);
     expect(hidden.body).toEqual({ error: { status: 404, code: "not-found", message: "there is nothing at this address" } });
-    expect((await api.verdict(f.author, id, { verdict: "approve", revision })).body.error.message).toBe("only reviewers may do this; ada is signed in as a author");
+    expect((await api.verdict(f.author, id, { verdict: "approve", revision })).body.error.message).toBe(
+      "only reviewers may do this; ada is signed in as a author",
+    );
   });
 });
 
@@ -130,7 +136,9 @@ describe("threads", () => {
     const started = await api.start(f.reviewer, id, { section: "evidence", quote: "a trace of block loads", revision, text: "Attach the trace." });
     expect(started.status).toBe(201);
     const t = started.body.thread as string;
-    expect(started.body.threads).toContainEqual(expect.objectContaining({ id: t, section: "evidence", quote: "a trace of block loads", revision, resolved: false, outdated: false }));
+    expect(started.body.threads).toContainEqual(
+      expect.objectContaining({ id: t, section: "evidence", quote: "a trace of block loads", revision, resolved: false, outdated: false }),
+    );
     expect((await api.reply(f.authorToken, id, t, { text: "Attached as trace.json." })).status).toBe(201);
     const review = (await api.review(f.reviewer, id)).body;
     expect(review.threads[0].comments.map((c: Json) => `${c.by.id}: ${c.text}`)).toEqual(["rita: Attach the trace.", "ada: Attached as trace.json."]);
@@ -163,7 +171,10 @@ describe("threads", () => {
   it("are outdated once the draft changes the anchored section, and keep what they were about", async () => {
     const t = (await api.start(f.reviewer, id, { section: "claimBoundary", revision, text: "Which backends?" })).body.thread as string;
     const current = (await api.read(f.author, id)).body;
-    const saved = await api.save(f.author, id, { revision: current.revision, note: { ...current.fields, sections: { ...current.fields.sections, claimBoundary: "Holds on CUDA only." } } });
+    const saved = await api.save(f.author, id, {
+      revision: current.revision,
+      note: { ...current.fields, sections: { ...current.fields.sections, claimBoundary: "Holds on CUDA only." } },
+    });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     const thread = (await api.review(f.reviewer, id)).body.threads.find((x: Json) => x.id === t);
     expect(thread).toMatchObject({ outdated: true, anchor: "Says nothing about speed on other backends.", revision });
@@ -176,7 +187,10 @@ describe("threads", () => {
     const bad = await api.start(f.reviewer, id, { section: "appendix", revision: "abc", text: "" });
     expect(bad.status).toBe(400);
     expect(bad.body.error.where.map((w: Json) => w.field).sort()).toEqual(["revision", "section", "text"]);
-    expect((await api.start(f.reviewer, id, { section: "evidence", revision: "f".repeat(40), text: "?" })).body.error).toMatchObject({ status: 422, code: "unknown-revision" });
+    expect((await api.start(f.reviewer, id, { section: "evidence", revision: "f".repeat(40), text: "?" })).body.error).toMatchObject({
+      status: 422,
+      code: "unknown-revision",
+    });
     expect((await api.reply(f.reviewer, id, "0123456789ab", { text: "?" })).body.error).toMatchObject({ status: 404 });
     expect((await api.reply(f.reviewer, id, "nonsense", { text: "?" })).status).toBe(404);
     expect((await api.review(f.reviewer, "AFN-999")).status).toBe(404);
@@ -194,7 +208,11 @@ describe("verdicts", () => {
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ error: { code: "stale-revision" }, currentRevision: later });
     const listed = (await api.verdicts(f.author, id)).body;
-    expect(listed).toMatchObject({ currentRevision: later, verdictState: "awaiting", verdicts: [{ revision, verdict: "approve", stale: true, summary: "Evidence is enough." }] });
+    expect(listed).toMatchObject({
+      currentRevision: later,
+      verdictState: "awaiting",
+      verdicts: [{ revision, verdict: "approve", stale: true, summary: "Evidence is enough." }],
+    });
     const refused = await api.transition(f.author, id, { to: "verified-checkpoint", revision: saved.body.revision });
     expect(refused.status).toBe(422);
     expect(refused.body.error.unmet.join("\n")).toMatch(/does not cover/);
@@ -206,7 +224,13 @@ describe("verdicts", () => {
     const head = (await store.resolve(`refs/heads/drafts/${id}`))!;
     const text = (await store.readFile(head, `notes/${id}.md`))!;
     // rita edits the draft with plain git (the studio would not let a reviewer save).
-    const edited = await store.commit({ ref: `refs/heads/drafts/${id}`, expected: head, author: commitPerson({ id: "rita", name: "rita" }), message: "tweak", changes: { [`notes/${id}.md`]: text.replace("No masked key is ever loaded.", "No masked key is loaded, ever.") } });
+    const edited = await store.commit({
+      ref: `refs/heads/drafts/${id}`,
+      expected: head,
+      author: commitPerson({ id: "rita", name: "rita" }),
+      message: "tweak",
+      changes: { [`notes/${id}.md`]: text.replace("No masked key is ever loaded.", "No masked key is loaded, ever.") },
+    });
     const self = await api.verdict(f.reviewerToken, id, { verdict: "approve", revision: edited.commit });
     expect(self.status).toBe(403);
     expect(self.body.error).toMatchObject({ code: "self-verdict", message: expect.stringMatching(/rita wrote a revision of/) });
@@ -220,7 +244,9 @@ describe("verdicts", () => {
     expect((await api.verdict(f.reviewer, id, { verdict: "request-changes", revision, summary: "Attach the trace." })).status).toBe(201);
     const blockedPublish = await api.publish(f.author, id, { revision });
     expect(blockedPublish.status).toBe(422);
-    expect(blockedPublish.body.error.unmet).toContain(`rita requested changes on revision ${revision.slice(0, 7)}; publishing waits until the changes are made (a new save) or rita approves it`);
+    expect(blockedPublish.body.error.unmet).toContain(
+      `rita requested changes on revision ${revision.slice(0, 7)}; publishing waits until the changes are made (a new save) or rita approves it`,
+    );
     expect((await promote()).body.error.unmet).toContain(`rita requested changes on revision ${revision.slice(0, 7)} and the request is not resolved`);
 
     expect((await api.verdict(f.reviewer, id, { verdict: "approve", revision })).body.verdictState).toBe("approved");
@@ -244,7 +270,13 @@ describe("verdicts", () => {
     await api.verdict(f.reviewer, id, { verdict: "approve", revision });
     const after = (await api.inbox(f.reviewer)).body;
     expect(after.awaitingVerdict.map((s: Json) => s.id)).not.toContain(id);
-    expect(after.awaitingReply).toContainEqual(expect.objectContaining({ id, thread: expect.objectContaining({ id: t, section: "evidence" }), last: expect.objectContaining({ by: "ada", text: "test_masked_blocks." }) }));
+    expect(after.awaitingReply).toContainEqual(
+      expect.objectContaining({
+        id,
+        thread: expect.objectContaining({ id: t, section: "evidence" }),
+        last: expect.objectContaining({ by: "ada", text: "test_masked_blocks." }),
+      }),
+    );
     expect(after.notes).toContainEqual(expect.objectContaining({ id, openThreads: 1, verdictState: "approved" }));
     expect((await api.inbox(f.author)).body.awaitingVerdict).toEqual([]);
   });
