@@ -41,6 +41,11 @@ export class Snapshots {
     return stored(name, blob, await this.parse(blob));
   }
 
+  /** Parse results known from elsewhere (see ContentStore.seedParsed); a blob already parsed here keeps its object. */
+  seed(entries: Iterable<readonly [Oid, ParseResult]>): void {
+    for (const [blob, result] of entries) if (!this.parsed.get(blob)) this.parsed.set(blob, result);
+  }
+
   private built(commit: Oid): Promise<Built> {
     const hit = this.byCommit.get(commit);
     if (hit) return Promise.resolve(hit);

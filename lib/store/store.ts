@@ -160,6 +160,8 @@ export function createContentStore(dir: string, options: { remote?: RemoteOption
       });
     },
 
+    seedParsed: (entries) => snapshots.seed(entries),
+
     stats() {
       return { ...snapshots.counters, treesParsed: repo.counters.treesParsed, ...repo.db.counters };
     },

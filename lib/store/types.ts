@@ -1,5 +1,5 @@
 import type { Note } from "@/lib/notes/schema";
-import type { NoteError } from "@/lib/notes/markdown";
+import type { NoteError, ParseResult } from "@/lib/notes/markdown";
 import { StoreError } from "./errors";
 
 /**
@@ -154,4 +154,10 @@ export interface ContentStore {
   /** Compare-and-swap a ref to an existing commit (fast-forward, reset), or delete it (`next` null). */
   updateRef(ref: string, expected: Oid | null, next: Oid | null): Promise<void>;
   stats(): StoreStats;
+  /**
+   * Parsed notes known from a previous run (the persisted read model, lib/read-model), by blob id:
+   * a snapshot then takes these instead of reading and parsing those blobs. A blob id names its
+   * text, so the caller vouches only that they came from this parser (the same app build).
+   */
+  seedParsed(entries: Iterable<readonly [Oid, ParseResult]>): void;
 }
