@@ -128,7 +128,11 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
       const note = view.byId.get(id);
       if (!note) return unknown(id);
       const content =
-        format === "json" ? JSON.stringify(noteJson(note, view, urls), null, 2) : format === "text" ? noteText(note, view, urls) : noteMarkdown(note, view);
+        format === "json"
+          ? JSON.stringify(noteJson(note, view, urls), null, 2)
+          : format === "text"
+            ? noteText(note, view, urls)
+            : noteMarkdown(note, view, urls, { pointer: false });
       const result = {
         commit: view.commit,
         id,
@@ -177,7 +181,12 @@ function registerNoteResources(server: McpServer, view: PublishedView, urls: Age
       const f = String(format) as keyof typeof noteFormats;
       if (!note) throw new Error(`No published note ${String(id)}; resources/list and list_notes name the published ones.`);
       if (!(f in noteFormats)) throw new Error(`"${String(format)}" is not a note format; use md, txt or json.`);
-      const text = f === "json" ? JSON.stringify(noteJson(note, view, urls), null, 2) : f === "txt" ? noteText(note, view, urls) : noteMarkdown(note, view);
+      const text =
+        f === "json"
+          ? JSON.stringify(noteJson(note, view, urls), null, 2)
+          : f === "txt"
+            ? noteText(note, view, urls)
+            : noteMarkdown(note, view, urls, { pointer: false });
       return { contents: [{ uri: uri.href, mimeType: noteFormats[f], text }] };
     },
   );

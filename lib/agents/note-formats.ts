@@ -19,11 +19,14 @@ type NoteView = Pick<PublishedView, "commit" | "backlinks">;
 export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits"] as const;
 
 /**
- * The note file with the read-only keys. Served over HTTP (`urls` given), its front matter opens
- * with a comment naming /llms.txt: the pointer every Markdown answer starts with, placed where it
- * leaves the file a valid note.
+ * The note file with the read-only keys. With `urls` its images are at their absolute URLs (an
+ * agent outside the site can fetch them; a comment says the repository keeps them relative). Served
+ * over HTTP, its front matter also opens with a comment naming /llms.txt: the pointer every Markdown
+ * answer starts with, placed where it leaves the file a valid note. MCP leaves the pointer out
+ * (`pointer: false`): a client that reached the MCP server already has the protocol in its
+ * instructions, and its note starts at `id:` like the file (docs/decisions/agent-image-urls.md).
  */
-export function noteMarkdown(note: Note, view: NoteView, urls?: AgentUrls): string {
+export function noteMarkdown(note: Note, view: NoteView, urls?: AgentUrls, { pointer = true }: { pointer?: boolean } = {}): string {
   const file = serializeNote(urls ? withAbsoluteImages(note, urls) : note);
   const added = YAML.stringify(
     { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note) },
@@ -36,8 +39,8 @@ export function noteMarkdown(note: Note, view: NoteView, urls?: AgentUrls): stri
       ? `# Image URLs are absolute here; the file in the repository references them as assets/${note.id}/<hash>.<ext>.\n`
       : "";
   const comment = `# Read-only, added for agents (remove ${READ_ONLY_KEYS.join(", ")} before committing this file back):\n${images}`;
-  const pointer = urls ? `# For agents: the index of this archive is ${urls.llms}\n` : "";
-  return `---\n${pointer}${file.slice(4, close + 1)}${comment}${added}${file.slice(close + 1)}`;
+  const index = urls && pointer ? `# For agents: the index of this archive is ${urls.llms}\n` : "";
+  return `---\n${index}${file.slice(4, close + 1)}${comment}${added}${file.slice(close + 1)}`;
 }
 
 export function noteJson(note: Note, view: NoteView, urls: AgentUrls): NoteDocument {

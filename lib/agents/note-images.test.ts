@@ -1,7 +1,10 @@
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
 import { buildCapsule, capsuleMarkdown } from "./capsule";
-import { folderView } from "./folder-view";
+import { folderView, viewOf } from "./folder-view";
+import { createAgentMcpServer } from "./mcp";
 import { noteJson, noteMarkdown, noteText } from "./note-formats";
 import { schemaValidator } from "./schema-validator";
 import { jsonSchemaOf } from "./schemas";
@@ -49,5 +52,49 @@ describe("a note's images in the agent formats", () => {
     const capsule = capsuleMarkdown(buildCapsule(note, view, urls));
     expect(capsule).not.toMatch(/assets\/|Throughput by batch size|Block mask|\[Image/);
     expect(capsule).toContain("Measured twice.");
+  });
+});
+
+describe("a note's images over MCP", () => {
+  // A real MCP client talking to the server over a linked in-memory pair; the view holds the note with images.
+  const withImages = viewOf(
+    view.notes.map((n) => (n.id === note.id ? note : n)),
+    view.site,
+    view.commit,
+  );
+  const connect = async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createAgentMcpServer(withImages, urls).connect(serverSide);
+    const client = new Client({ name: "note-images-test", version: "1.0.0" });
+    await client.connect(clientSide);
+    return client;
+  };
+
+  it("get_note and the note resource give each image its alt text and absolute URL, and start at the note's id like the file", async () => {
+    const client = await connect();
+    try {
+      const tool = await client.callTool({ name: "get_note", arguments: { id: note.id } });
+      const resource = await client.readResource({ uri: urls.noteAs(note.id, "md") });
+      for (const text of [(tool.structuredContent as { content: string }).content, (resource.contents[0] as { text: string }).text]) {
+        expect(text).toContain(`![Throughput by batch size: flat above 32](${absolute})`);
+        expect(text).toContain(`[mask]: ${absolute}`);
+        expect(text).not.toMatch(/\]\(assets\//);
+        // No /llms.txt pointer over MCP: the note opens at its id, as the file in the repository does.
+        expect(text.startsWith(`---\nid: ${note.id}\n`)).toBe(true);
+        expect(text).toContain(`# Image URLs are absolute here; the file in the repository references them as assets/${note.id}/<hash>.<ext>.`);
+      }
+      const json = await client.callTool({ name: "get_note", arguments: { id: note.id, format: "json" } });
+      expect(JSON.parse((json.structuredContent as { content: string }).content).images).toContainEqual({
+        section: "evidence",
+        alt: "Throughput by batch size: flat above 32",
+        url: absolute,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the Markdown twin served over HTTP keeps its /llms.txt pointer", () => {
+    expect(noteMarkdown(note, view, urls).startsWith(`---\n# For agents: the index of this archive is ${urls.llms}\nid: ${note.id}\n`)).toBe(true);
   });
 });
