@@ -14,18 +14,14 @@
 // over a fresh content repository seeded with the archive's notes, on LIGHTHOUSE_PORT (default 3208),
 // and stops it at the end. The last line is JSON: {"passed":N,"failed":N,"skipped":N}, one check per
 // asserted category and page, which scripts/test.mjs counts.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { arg, installPinned, startServer } from "./support/checkers.mjs";
 
 const LIGHTHOUSE = "12.2.3";
 const CHROME = process.env.CHROME_PATH || process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const arg = (name) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 
 /** The pages, and the categories each must score 100 in. */
 const PAGES = [
@@ -36,71 +32,8 @@ const PAGES = [
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
 function toolDir() {
-  const dir = path.join(os.tmpdir(), `fieldnotes-lighthouse-${LIGHTHOUSE}`);
-  const cli = path.join(dir, "node_modules", "lighthouse", "cli", "index.js");
-  if (fs.existsSync(cli)) return cli;
-  // Install next to the final folder and move it in whole, so a broken install is never reused.
-  const staging = `${dir}.${process.pid}`;
-  fs.mkdirSync(staging, { recursive: true });
-  console.log(`Installing lighthouse@${LIGHTHOUSE} into ${dir}`);
-  const r = spawnSync("npm", ["install", "--prefix", staging, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `lighthouse@${LIGHTHOUSE}`], {
-    stdio: "inherit",
-  });
-  if (r.status !== 0) throw new Error(`npm install of lighthouse@${LIGHTHOUSE} failed (exit ${r.status})`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.renameSync(staging, dir);
-  return cli;
-}
-
-async function waitFor(url, server, ms = 120_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (server?.exitCode !== null && server?.exitCode !== undefined) throw new Error(`the server exited with ${server.exitCode} before answering`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${url} did not answer 200 within ${ms / 1000} s`);
-}
-
-async function startServer() {
-  const port = Number(process.env.LIGHTHOUSE_PORT || 3208);
-  const url = `http://127.0.0.1:${port}`;
-  // A server already on the port would answer in place of ours and Lighthouse would grade the wrong build.
-  const busy = await fetch(`${url}/`).then(
-    () => true,
-    () => false,
-  );
-  if (busy) throw new Error(`port ${port} is already in use; stop what listens there or set LIGHTHOUSE_PORT`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-lighthouse-data-"));
-  const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, SITE_URL: url, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "ignore", "inherit"],
-    // Its own process group, so stopping it stops any worker it started too.
-    detached: true,
-  });
-  const stop = () => {
-    if (server.exitCode === null) {
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {
-        server.kill("SIGTERM");
-      }
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    await waitFor(`${url}/`, server);
-  } catch (e) {
-    stop();
-    throw e;
-  }
-  return { url, stop };
+  const cli = path.join("node_modules", "lighthouse", "cli", "index.js");
+  return path.join(installPinned(`fieldnotes-lighthouse-${LIGHTHOUSE}`, [`lighthouse@${LIGHTHOUSE}`], [cli]), cli);
 }
 
 /** One Lighthouse run (mobile, its default simulated throttling), answered as its JSON report. */
@@ -139,7 +72,7 @@ function shortfalls(report, category) {
 async function main() {
   const cli = toolDir();
   const given = arg("--url");
-  const server = given ? { url: given.replace(/\/+$/, ""), stop: () => {} } : await startServer();
+  const server = given ? { url: given.replace(/\/+$/, ""), stop: () => {} } : await startServer("LIGHTHOUSE_PORT", 3208);
   const load = { before: os.loadavg().map((n) => n.toFixed(2)) };
   const measured = [];
   const totals = { passed: 0, failed: 0, skipped: 0 };
