@@ -62,6 +62,8 @@ export const newRecordId = () => randomBytes(6).toString("hex");
 
 const ATTEMPTS = 100;
 
+type Built = { record: ReviewRecord; message: string };
+
 /**
  * Append one record as one commit by `author`. `build` sees the review at the head it is built on
  * and may refuse (throw) there, so a check such as "only the writer edits a comment" holds at the
@@ -72,12 +74,12 @@ export async function appendRecord(
   store: ContentStore,
   id: string,
   author: Person,
-  build: (log: ReviewLog) => { record: ReviewRecord; message: string },
+  build: (log: ReviewLog) => Built | Promise<Built>,
 ): Promise<{ record: ReviewRecord; head: Oid }> {
   const ref = reviewRef(id);
   for (let attempt = 1; ; attempt++) {
     const log = await readReviewLog(store, id);
-    const { record, message } = build(log);
+    const { record, message } = await build(log);
     const path = recordPath(record);
     const listed = log.head === null ? "" : ((await store.readFile(log.head, LOG_FILE)) ?? "");
     try {

@@ -1,15 +1,19 @@
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError, type ApiStatus, type Where } from "@/lib/api/errors";
+import { acceptWrite, type ReviewWrite, type WriteFinding } from "@/lib/rules/accept-write";
+import type { ReviewWriteRequest } from "@/lib/rules/review-write";
 import type { ReviewThread } from "./derive";
 import { deriveReviewState } from "./derive";
 import type { ReviewRecord } from "./records";
-import { appendRecord, newRecordId, type ReviewLog } from "./review-log";
+import { appendRecord, newRecordId } from "./review-log";
 import { reviewOf, type ReviewView } from "./read-review";
 import type { ReviewTarget } from "./review-target";
 
 /**
- * The one road every review action takes: find the note (404 if none), build the record on the
- * review's current head (checks run there), append it as a commit by the actor, answer the review.
+ * The one road every review action takes: find the note (404 if none), read the review at the head
+ * the record will be appended to, let the acceptance function (lib/rules/review-write.ts) decide
+ * there, append the record as a commit by the actor, answer the review. A race with another
+ * writer re-reads the review and decides again, so a rule holds at the commit that lands.
  */
 
 type Fields<R> = R extends ReviewRecord ? Omit<R, "v" | "id" | "at" | "by"> : never;
@@ -18,21 +22,65 @@ export type Draft = Fields<ReviewRecord>;
 export async function writeReview(
   actor: StudioActor,
   target: ReviewTarget,
-  build: (ctx: { target: ReviewTarget; log: ReviewLog; thread: (threadId: string) => ReviewThread }) => { fields: Draft; message: string },
+  write: ReviewWriteRequest,
+  /** The record and its commit message, once the write is accepted (`thread` then finds the thread it names). */
+  build: (ctx: { thread: (threadId: string) => ReviewThread }) => { fields: Draft; message: string },
 ): Promise<{ record: ReviewRecord; review: ReviewView }> {
   const id = target.id;
-  const { record } = await appendRecord(target.store, id, commitPerson(actor), (log) => {
+  const { record } = await appendRecord(target.store, id, commitPerson(actor), async (log) => {
+    const { threads } = deriveReviewState(log.records, { currentRevision: target.currentRevision, currentNote: target.currentNote });
+    const context = { id, currentRevision: target.currentRevision, currentNote: target.currentNote, authors: target.authors, threads };
+    const verdict = await acceptWrite({ ...write, actor, context } as ReviewWrite);
+    if (!verdict.allowed) throw reviewRefused(write.kind, verdict.findings, target);
     const thread = (threadId: string) => {
-      const review = deriveReviewState(log.records, { currentRevision: target.currentRevision, currentNote: target.currentNote });
-      const found = review.threads.find((t) => t.id === threadId);
-      if (!found) throw new ApiError(404, "not-found", `${id} has no review thread ${threadId}`);
+      const found = threads.find((t) => t.id === threadId);
+      if (!found) throw new Error(`accepted a review write on thread ${threadId}, which ${id} does not have`);
       return found;
     };
-    const { fields, message } = build({ target, log, thread });
+    const { fields, message } = build({ thread });
     const record = { ...fields, v: 1, id: newRecordId(), at: new Date().toISOString(), by: { id: actor.id, name: actor.name } } as ReviewRecord;
     return { record, message: `${id}: ${message}\n\nBy ${actor.name} (${actor.role}).` };
   });
   return { record, review: await reviewOf(target) };
+}
+
+/**
+ * A refused review write as the API answers it: the first finding picks the status and code (who
+ * may not, then what is not there, then what is stale or wrong), and `where` lists every finding.
+ */
+function reviewRefused(kind: ReviewWrite["kind"], findings: readonly WriteFinding[], target: ReviewTarget): ApiError {
+  const where: Where[] = findings.map((f) => ({
+    field: f.field,
+    message: f.message,
+    ...(f.line ? { line: f.line } : {}),
+    ...(f.column ? { column: f.column } : {}),
+    ...(f.policy ? { rule: f.policy } : {}),
+    ...(f.excerpt ? { excerpt: f.excerpt } : {}),
+  }));
+  const first = findings[0];
+  if (!first) throw new Error("a refused review write has no finding");
+  const refuse = (status: ApiStatus, code: string, message = first.message, extra: Record<string, unknown> = {}) =>
+    new ApiError(status, code, message, { where }, extra);
+  switch (first.rule) {
+    case "role":
+      return refuse(403, "forbidden");
+    case "self-review":
+      return refuse(403, "self-verdict");
+    case "reviewable":
+      return refuse(422, "not-reviewable");
+    case "revision":
+      return kind === "verdict" ? refuse(409, "stale-revision", first.message, { currentRevision: target.currentRevision }) : refuse(422, "unknown-revision");
+    case "anchor":
+      return refuse(422, "quote-not-found");
+    case "thread":
+      return first.field === "resolved" ? refuse(409, kind === "thread-resolve" ? "already-resolved" : "already-open") : refuse(404, "not-found");
+    case "comment":
+      return first.field === "by" ? refuse(403, "not-your-comment") : first.field === "text" ? refuse(422, "unchanged") : refuse(404, "not-found");
+    case "archive-policy":
+      return refuse(422, "policy", `the archive policy refuses this text: ${where.map((w) => `${w.field} line ${w.line}: ${w.message}`).join("; ")}`);
+    default:
+      return refuse(422, "review-refused");
+  }
 }
 
 export const clip = (s: string, n = 60) => {

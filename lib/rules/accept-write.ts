@@ -4,6 +4,7 @@ import { scanNote, type PolicyRule } from "./archive-policy";
 import { checkBoundaryChange, checkPublish, checkTransition, changeRequestsOn, type Actor, type ReviewState } from "./status-machine";
 import { checkImages, type AssetContext } from "./images";
 import { checkNotePhase, checkPhaseChange, isVerifiedStatus, type PhaseNoteFact } from "./phase-closeout";
+import { REVIEW_WRITE_KINDS, reviewFindings, type ReviewWrite, type ReviewWriteKind } from "./review-write";
 
 /**
  * The acceptance function: every write to the content repository — by the studio or by plain git,
@@ -14,10 +15,28 @@ import { checkNotePhase, checkPhaseChange, isVerifiedStatus, type PhaseNoteFact 
 
 export type NoteWriteKind = "create" | "save" | "status-change" | "publish";
 export type PhaseWriteKind = "phase-close" | "phase-reopen" | "phase-edit";
-export type WriteKind = NoteWriteKind | PhaseWriteKind;
+export type WriteKind = NoteWriteKind | PhaseWriteKind | ReviewWriteKind;
+export type { ReviewWrite, ReviewWriteContext, ReviewWriteKind } from "./review-write";
 
 /** Which rule a finding comes from; each lives in one module of lib/rules (see ARCHITECTURE.md). */
-export type Rule = "role" | "schema" | "phase" | "boundary" | "archive-policy" | "images" | "status" | "review" | "closeout";
+export type Rule =
+  | "role"
+  | "schema"
+  | "phase"
+  | "boundary"
+  | "archive-policy"
+  | "images"
+  | "status"
+  | "review"
+  | "closeout"
+  // review writes (./review-write.ts): a verdict by an author of the note, a note with nothing to review,
+  // a revision that is not the one named, a quote not in its section, a thread or comment that is not there or not yours
+  | "self-review"
+  | "reviewable"
+  | "revision"
+  | "anchor"
+  | "thread"
+  | "comment";
 
 /** One reason a write is refused: the field it is about, the line within that field's text when known. */
 export type WriteFinding = {
@@ -80,12 +99,13 @@ export type PhaseWrite = { kind: PhaseWriteKind; before: Phase | null; after: Ph
 /** A no-delta record must be words, not a shrug. */
 export const NO_DELTA_MIN = 20;
 
-export async function acceptWrite(write: NoteWrite | PhaseWrite): Promise<Acceptance> {
-  const findings = isPhaseWrite(write) ? phaseFindings(write) : await noteFindings(write);
+export async function acceptWrite(write: NoteWrite | PhaseWrite | ReviewWrite): Promise<Acceptance> {
+  const findings = isReviewWrite(write) ? await reviewFindings(write) : isPhaseWrite(write) ? phaseFindings(write) : await noteFindings(write);
   return { allowed: findings.length === 0, findings };
 }
 
 const isPhaseWrite = (w: NoteWrite | PhaseWrite): w is PhaseWrite => w.kind.startsWith("phase-");
+const isReviewWrite = (w: NoteWrite | PhaseWrite | ReviewWrite): w is ReviewWrite => (REVIEW_WRITE_KINDS as readonly string[]).includes(w.kind);
 
 // ---- notes -------------------------------------------------------------------------------------
 

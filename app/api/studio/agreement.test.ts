@@ -117,6 +117,13 @@ describe("the studio's own history passes content:check", () => {
     );
     const thread = ok(await api.thread(f.reviewer, a, { section: "evidence", revision: edited.noteRevision, text: "Which backends?" }), 201);
     ok(await api.reply(f.author, a, thread.thread, { text: "The two named in the pinned checkpoint." }), 201);
+    // Review writes are judged by the same acceptance function: a reply that pastes a local path is
+    // refused by the archive policy (refs/reviews travels with every clone), and nothing is written.
+    const reviewHead = git("rev-parse", `refs/reviews/${a}`);
+    const pasted = await api.reply(f.author, a, thread.thread, { text: "Both traces are in\n/home/ada/runs/trace.json" });
+    expect(pasted.status).toBe(422);
+    expect(pasted.body.error).toMatchObject({ code: "policy", where: [{ field: "text", line: 2, rule: "local-path" }] });
+    expect(git("rev-parse", `refs/reviews/${a}`)).toBe(reviewHead);
     ok(await api.resolve(f.reviewer, a, thread.thread));
     ok(await api.verdict(f.reviewer, a, { verdict: "approve", revision: edited.noteRevision }), 201);
 
