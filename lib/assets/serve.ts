@@ -1,8 +1,9 @@
 import { requireActor } from "@/lib/auth/actor";
 import { decodeParam } from "@/lib/http/params";
 import { getContentStore } from "@/lib/store";
-import { IMAGE_TYPES, parseAssetPath } from "@/lib/rules/images";
+import { IMAGE_TYPES, parseAssetPath, type ImageExt } from "@/lib/rules/images";
 import { draftRef, MAIN_REF } from "@/lib/working-copy/layout";
+import { derivedImage, parseDerivedName } from "./derived";
 import { inspectAsset } from "./inspect";
 
 /**
@@ -10,39 +11,56 @@ import { inspectAsset } from "./inspect";
  * year, immutable, since its name is its content's hash. A draft's image — committed on the draft
  * branch, or uploaded and not yet saved — is shown to signed-in people only, like the draft; anyone
  * else gets the same 404 as for a file that does not exist, so a draft's images do not leak.
+ * `<hash>-<width>w.<ext>` is a narrower copy of `<hash>.<ext>` for the page's srcset (./derived.ts),
+ * served to whoever may see the stored image, with its cache rule.
  */
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 export async function serveAsset(request: Request, rawId: string, rawFile: string): Promise<Response> {
-  const path = `assets/${decodeParam(rawId) ?? ""}/${decodeParam(rawFile) ?? ""}`;
+  const file = decodeParam(rawFile) ?? "";
+  const copy = parseDerivedName(file);
+  const path = `assets/${decodeParam(rawId) ?? ""}/${copy ? `${copy.blob}.${copy.ext}` : file}`;
   const asset = parseAssetPath(path);
   if (!asset) return missing();
+  const found = await storedImage(request, path, asset);
+  if (!found) return missing();
+  if (!copy) return image(found.bytes, asset.ext, `"${asset.blob}"`, found.cacheControl);
+  const narrower = await derivedImage(found.bytes, copy);
+  return narrower ? image(narrower, asset.ext, `"${asset.blob}-${copy.width}w"`, found.cacheControl) : missing();
+}
+
+/** The stored image's bytes and cache rule, or null when this request may not see it (or it does not exist). */
+async function storedImage(
+  request: Request,
+  path: string,
+  asset: { id: string; blob: string; ext: ImageExt },
+): Promise<{ bytes: Uint8Array; cacheControl: string } | null> {
   const store = await getContentStore();
   const mainHead = await store.resolve(MAIN_REF);
   const published = mainHead ? await store.readBytes(mainHead, path) : null;
-  if (published) return image(published, asset.ext, asset.blob, IMMUTABLE);
+  if (published) return { bytes: published, cacheControl: IMMUTABLE };
 
   try {
     await requireActor(request, undefined, { hideFromAnonymous: true });
   } catch {
-    return missing();
+    return null;
   }
   const draftHead = await store.resolve(draftRef(asset.id));
   const drafted = draftHead ? await store.readBytes(draftHead, path) : null;
-  if (drafted) return image(drafted, asset.ext, asset.blob, "private, no-cache");
+  if (drafted) return { bytes: drafted, cacheControl: "private, no-cache" };
   // Uploaded, not yet saved: the editor's preview shows it. Only bytes that are the named type.
   const staged = await store.readBlob(asset.blob);
-  if (staged && (await inspectAsset(staged, asset.blob)).type === asset.ext) return image(staged, asset.ext, asset.blob, "private, no-cache");
-  return missing();
+  if (staged && (await inspectAsset(staged, asset.blob)).type === asset.ext) return { bytes: staged, cacheControl: "private, no-cache" };
+  return null;
 }
 
-function image(bytes: Uint8Array, ext: keyof typeof IMAGE_TYPES, blob: string, cacheControl: string): Response {
+function image(bytes: Uint8Array, ext: ImageExt, etag: string, cacheControl: string): Response {
   const headers: Record<string, string> = {
     "content-type": IMAGE_TYPES[ext],
     "content-length": String(bytes.length),
     "cache-control": cacheControl,
-    etag: `"${blob}"`,
+    etag,
   };
   // Opened on its own, an SVG is a document: even a sanitised one runs nothing and loads nothing.
   if (ext === "svg") headers["content-security-policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox";

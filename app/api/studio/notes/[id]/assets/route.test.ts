@@ -200,3 +200,48 @@ describe("an image in a note", () => {
     expect(git("fsck", "--strict", "--no-dangling")).toBe("");
   });
 });
+
+describe("a wide image's narrower copies (the page's srcset)", () => {
+  it("are made from the one stored image on request, in its type and without metadata, seen by whoever sees the image, and never committed", async () => {
+    const { id, revision } = await newNote();
+    const wide = await sharp({ create: { width: 1600, height: 900, channels: 3, background: "#7a4ea5" } })
+      .jpeg()
+      .withExif({ IFD0: { Artist: "Jane Private" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 2400/100" } })
+      .toBuffer();
+    const up = await api.upload(f.author, id, wide, "wide.jpg");
+    const copy = (width: number) => (up.body.url as string).replace(/\.jpg$/, `-${width}w.jpg`);
+    const widthOf = async (response: Response) => (await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width;
+
+    // A draft's copies are the draft's: signed-in people only, like the image.
+    expect((await api.get(f.anonymous, copy(640))).status).toBe(404);
+    const staged = await api.get(f.reviewer, copy(640));
+    expect([staged.status, staged.headers.get("cache-control")]).toEqual([200, "private, no-cache"]);
+    expect(await widthOf(staged)).toBe(640);
+
+    const saved = await api.save(f.author, id, { revision, note: note(`![A wide plot](${up.body.path})`) });
+    const proposed = await api.transition(f.author, id, { to: "hypothesis", revision: saved.body.revision });
+    const published = await api.publish(f.author, id, { revision: proposed.body.revision });
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+
+    for (const width of [640, 1280]) {
+      const open = await api.get(f.anonymous, copy(width));
+      expect([open.status, open.headers.get("content-type"), open.headers.get("cache-control")]).toEqual([
+        200,
+        "image/jpeg",
+        "public, max-age=31536000, immutable",
+      ]);
+      const bytes = Buffer.from(await open.clone().arrayBuffer());
+      expect(await widthOf(open)).toBe(width);
+      expect(await exifr.parse(bytes)).toBeUndefined();
+    }
+    // Only the widths the pages name, only narrower than the image: no request makes arbitrary resizes.
+    expect((await api.get(f.anonymous, copy(1000))).status).toBe(404);
+    expect((await api.get(f.anonymous, copy(2400))).status).toBe(404);
+    const small = await api.upload(f.author, id, await gpsJpeg(), "small.jpg");
+    expect((await api.get(f.reviewer, (small.body.url as string).replace(/\.jpg$/, "-640w.jpg"))).status).toBe(404);
+
+    // The copies are cache, not content: the note's folder holds the one image.
+    expect(git("ls-tree", "-r", "--name-only", "refs/heads/main", `assets/${id}`)).toBe(up.body.path);
+    expect(git("fsck", "--strict", "--no-dangling")).toBe("");
+  });
+});
