@@ -21,12 +21,13 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { twinPathOf } from "../lib/agents/twin-paths";
 import { exported, fileFor, linksIn, staticHtml } from "./export-paths";
+import { MAIN_REF } from "../lib/working-copy/layout";
+import { freePort } from "./support/free-port";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const CONCURRENCY = 4;
@@ -57,17 +58,6 @@ function usage(): { folder: string; site: string } {
   return { folder: path.resolve(args[0] ?? ""), site: site.origin };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * main of the content repository the app reads (DATA_DIR / CONTENT_REPO, resolved as lib/env.ts
  * does), cloned with only that branch into a folder of the export's own: the export reads one
@@ -83,7 +73,7 @@ function pinnedContent(): { dataDir: string; commit: string; remove: () => void 
     execFileSync("git", ["clone", "--bare", "--quiet", "--no-tags", "--single-branch", "--branch", "main", repo, path.join(own, "content.git")], {
       stdio: ["ignore", "ignore", "pipe"],
     });
-    const commit = execFileSync("git", ["--git-dir", path.join(own, "content.git"), "rev-parse", "--verify", "refs/heads/main"], { encoding: "utf8" }).trim();
+    const commit = execFileSync("git", ["--git-dir", path.join(own, "content.git"), "rev-parse", "--verify", MAIN_REF], { encoding: "utf8" }).trim();
     return { dataDir: own, commit, remove };
   } catch (e) {
     remove();

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../../scripts/support/free-port";
 
 /**
  * Runs Debian's nginx with one of the deploy/ files, unchanged except for the values its header
@@ -13,16 +13,7 @@ import path from "node:path";
 
 export const NGINX = process.env.NGINX_PATH || "/usr/sbin/nginx";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** `envsubst '${A} ${B}'`: only the named variables are replaced; any other FIELD_NOTES_ one left is an error. */
 export function fillTemplate(template: string, values: Record<string, string>): string {

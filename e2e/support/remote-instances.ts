@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
+import { freePort as freePortBeside } from "../../scripts/support/free-port";
 
 /**
  * App instances for the remote tests: `next start` of the same production build the other specs
@@ -12,20 +12,7 @@ import path from "node:path";
 export type Instance = { name: string; url: string; dataDir: string; env: Record<string, string>; stop: () => Promise<void> };
 
 /** A loopback port nobody listens on now, never the main e2e server's. */
-export async function freePort(): Promise<number> {
-  const avoid = Number(process.env.E2E_PORT || 3100);
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const s = net.createServer();
-      s.once("error", reject);
-      s.listen(0, "127.0.0.1", () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
-    if (port !== avoid) return port;
-  }
-}
+export const freePort = () => freePortBeside(Number(process.env.E2E_PORT || 3100));
 
 export async function startInstance(name: string, dataDir: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
