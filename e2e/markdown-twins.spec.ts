@@ -14,6 +14,11 @@ const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 const PAGES: { html: string; twin: string; says: RegExp }[] = [
   { html: "/", twin: "/index.md", says: /^## All decision records$/m },
   { html: "/?status=hypothesis", twin: "/index.md?status=hypothesis", says: /^# Status: hypothesis$/m },
+  {
+    html: "/?status=verified-checkpoint&tag=sparse-attention&phase=6-architecture",
+    twin: "/index.md?status=verified-checkpoint&tag=sparse-attention&phase=6-architecture",
+    says: /^# Status: verified checkpoint · Phase 6 architecture · Tag: sparse attention$/m,
+  },
   { html: "/tags/sparse-attention", twin: "/tags/sparse-attention.md", says: /^# Tag: sparse attention$/im },
   { html: "/phases/6-architecture", twin: "/phases/6-architecture.md", says: /^# Phase 6 architecture$/m },
   { html: "/notes/AFN-016/history", twin: "/notes/AFN-016/history.md", says: /^# History of AFN-016$/m },
@@ -88,6 +93,25 @@ test.describe("Markdown twins", () => {
     await expect(pointer).toBeFocused();
     const shown = await pointer.boundingBox();
     expect(shown?.width ?? 0).toBeGreaterThan(50);
+  });
+
+  test("home's twin lists what the HTML lists for status, tag and phase together, in the order asked for", async ({ request }) => {
+    const query = "?status=verified-checkpoint&tag=sparse-attention&phase=6-architecture&sort=id&dir=desc";
+    // The table view shows each record's id in a cell of its own; the twin lists "- **AFN-…**".
+    const html = await (await request.get(`/${query}&view=table`, { headers: { Accept: BROWSER } })).text();
+    const shown = [...html.matchAll(/class="id col-id">([A-Z]+-\d{3,})</g)].map((m) => m[1]);
+    const twin = await (await request.get(`/index.md${query}`)).text();
+    const listed = [...twin.matchAll(/^- \*\*([A-Z]+-\d{3,})\*\*/gm)].map((m) => m[1]);
+    expect(shown.length).toBeGreaterThan(1);
+    expect(listed).toEqual(shown);
+    expect(twin).toMatch(new RegExp(`^${shown.length} of \\d+ notes\\.`, "m"));
+    // Every note listed has all three: the filters combine, none is dropped.
+    for (const id of listed) {
+      const note = await (await request.get(`/notes/${id}.md`)).text();
+      expect(note, id).toMatch(/^status: verified-checkpoint$/m);
+      expect(note, id).toMatch(/^phase: 6 architecture$/m);
+      expect(note, id).toMatch(/^ {2}- sparse attention$/m);
+    }
   });
 
   test("a page with no such content is a 404 in Markdown too, and an unknown index cursor a 400", async ({ request }) => {

@@ -6,13 +6,13 @@ import { CommitLine } from "@/components/commit-line";
 import { RecordsExplorer } from "@/components/records-explorer";
 import { StatusBadge } from "@/components/status-badge";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
-import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING } from "@/lib/notes/schema";
 import { lastChanges } from "@/lib/public/last-change";
-import { homeListing, statusParam } from "@/lib/public/listing";
+import { homeListing, needsUpdated, onlyStatus } from "@/lib/public/listing";
 import { pageMetadata } from "@/lib/public/meta";
 import { paginate } from "@/lib/public/paging";
-import { filterRecords, isFiltered, parseRecordQuery, recordsHref, sortRecords, type RecordQuery } from "@/lib/public/records";
-import { noteUrl, slug, statusUrl } from "@/lib/render/urls";
+import { parseRecordQuery, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";
+import { noteUrl, statusUrl } from "@/lib/render/urls";
 
 /**
  * The archive's index, computed from the published commit: the seed's page (masthead, the core
@@ -26,39 +26,22 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   await connection();
   const view = await getPublishedView();
-  const params = await searchParams;
-  const { status } = statusParam(params.status);
-  const { query } = parseRecordQuery(params);
-  if (isFiltered(query)) {
-    const count = filterRecords(view.notes, query).length;
-    const title = filterTitle(view, query);
-    const meaning = status && !query.tag && !query.phase ? ` ${STATUS_MEANING[status]}` : "";
+  const listing = homeListing(view, await searchParams);
+  if (listing.kind === "filtered") {
+    const { query, title } = listing;
+    const meaning = onlyStatus(query) ? ` ${STATUS_MEANING[query.status]}` : "";
     return pageMetadata({
       title,
-      description: `${count} of ${view.notes.length} notes of ${view.site.title}: ${title}.${meaning}`,
+      description: `${listing.notes.length} of ${view.notes.length} notes of ${view.site.title}: ${title}.${meaning}`,
       path: recordsHref({ ...query, view: "cards", sort: "order", dir: "asc", group: false }),
     });
   }
   return pageMetadata({ title: view.site.title, description: view.site.lede, path: "/", absoluteTitle: true });
 }
 
-/** "Status: hypothesis · Phase 5 · Tag: sparse attention", as the filters name it. */
-function filterTitle(view: PublishedView, q: RecordQuery): string {
-  const parts: string[] = [];
-  if (q.status) parts.push(`Status: ${STATUS_LABEL[q.status]}`);
-  if (q.phase) parts.push(`Phase ${view.notes.find((n) => slug(n.phase) === q.phase)?.phase ?? q.phase}`);
-  if (q.tag) parts.push(`Tag: ${tagName(view.notes, q.tag)}`);
-  return parts.join(" · ");
-}
-
-function tagName(notes: readonly Note[], tagSlug: string): string {
-  for (const n of notes) for (const t of n.tags) if (slug(t) === tagSlug) return t;
-  return tagSlug;
-}
-
 /** When each note last changed, read only when the page shows or sorts by it (it walks history once per commit). */
-async function updatedDates(view: PublishedView, q: RecordQuery): Promise<Map<string, string>> {
-  if (q.view !== "table" && q.sort !== "updated") return new Map();
+async function updatedDates(view: PublishedView, params: RecordParams): Promise<Map<string, string>> {
+  if (!needsUpdated(parseRecordQuery(params).query)) return new Map();
   const changes = await lastChanges(view);
   return new Map([...changes].map(([id, rev]) => [id, rev.date]));
 }
@@ -68,21 +51,21 @@ export default async function HomePage({ searchParams }: Props) {
   const view = await getPublishedView();
   // One listing for the page and its Markdown twin (/index.md), so both show the same notes.
   const params = await searchParams;
-  const listing = homeListing(view, params.status);
+  const updated = await updatedDates(view, params);
+  const listing = homeListing(view, params, updated);
   if (listing.kind === "unknown-status") return <UnknownStatus view={view} value={listing.value} />;
-  const { query, problems } = parseRecordQuery(params);
-  const updated = await updatedDates(view, query);
-  const records = paginate(sortRecords(filterRecords(view.notes, query), query, updated), params.page);
+  const { query, problems } = listing;
+  const records = paginate(listing.notes, params.page);
   const explorer = (label: string) => <RecordsExplorer query={query} problems={problems} all={view.notes} paged={records} updated={updated} label={label} />;
-  if (isFiltered(query)) {
+  if (listing.kind === "filtered") {
     return (
       <>
-        <FilteredHead view={view} query={query} count={records.total} />
+        <FilteredHead view={view} query={query} title={listing.title} count={records.total} />
         <section className="all-records" id="records" aria-labelledby="records-heading">
           <h2 id="records-heading" className="visually-hidden">
             Decision records
           </h2>
-          {explorer(filterTitle(view, query).replace(/^Status: /, "Notes with status "))}
+          {explorer(listing.title.replace(/^Status: /, "Notes with status "))}
         </section>
         <CommitLine commit={view.commit} />
       </>
@@ -142,21 +125,21 @@ export default async function HomePage({ searchParams }: Props) {
 }
 
 /** The head of a filtered list: a single status keeps its meaning as the lede, as the status pages always had. */
-function FilteredHead({ view, query, count }: { view: PublishedView; query: RecordQuery; count: number }) {
-  const onlyStatus = query.status && !query.tag && !query.phase;
+function FilteredHead({ view, query, title, count }: { view: PublishedView; query: RecordQuery; title: string; count: number }) {
+  const status = onlyStatus(query) ? query.status : null;
   return (
     <header className="page-head">
-      {onlyStatus && query.status ? (
+      {status ? (
         <h1>
-          Status: <StatusBadge status={query.status} link={false} />
+          Status: <StatusBadge status={status} link={false} />
         </h1>
       ) : (
-        <h1>{filterTitle(view, query)}</h1>
+        <h1>{title}</h1>
       )}
       <p className="kicker">
         <Link href="/#records">All decision records</Link> of {view.site.title}
       </p>
-      {onlyStatus && query.status ? <p className="lede">{STATUS_MEANING[query.status]}</p> : null}
+      {status ? <p className="lede">{STATUS_MEANING[status]}</p> : null}
       <p className="counts">
         {count} of {view.notes.length} notes
       </p>

@@ -1,10 +1,10 @@
 import type { PhasesView } from "@/lib/content/phases";
 import type { PublishedRevision, PublishedView } from "@/lib/content/published";
 import type { FieldDiff } from "@/lib/diff/sections";
-import { BOUNDARY_LABEL, PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note, type Status } from "@/lib/notes/schema";
-import { homeListing, type StatusCount } from "@/lib/public/listing";
+import { BOUNDARY_LABEL, PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { homeListing, onlyStatus, type StatusCount } from "@/lib/public/listing";
 import { highlightRanges } from "@/lib/public/highlight";
-import { comparePhases } from "@/lib/public/records";
+import { comparePhases, groupByPhase, type RecordParams, type RecordQuery } from "@/lib/public/records";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
 import { phaseUrl } from "@/lib/render/urls";
 import type { SearchHit } from "@/lib/search";
@@ -38,6 +38,12 @@ function noteList(notes: readonly Note[], urls: AgentUrls): string[] {
   return notes.map((n) => noteItem(n, urls));
 }
 
+/** The records as the HTML lists them: one list, or under a heading per phase with `group=phase`. */
+function recordList(notes: readonly Note[], query: RecordQuery, urls: AgentUrls): string[] {
+  if (!query.group) return noteList(notes, urls);
+  return groupByPhase(notes).flatMap((g, i) => [...(i ? [""] : []), `### Phase ${escapeText(g.phase)}`, "", ...noteList(g.notes, urls)]);
+}
+
 function filterLine(counts: StatusCount[], total: number, urls: AgentUrls): string {
   const items = counts.map((c) => `[${STATUS_LABEL[c.status]} (${c.count})](${urls.base}/index.md?status=${c.status})`);
   return `Filter by status: [all (${total})](${urls.base}/index.md), ${items.join(", ")}.`;
@@ -46,10 +52,14 @@ function filterLine(counts: StatusCount[], total: number, urls: AgentUrls): stri
 /** As the pages' CommitLine says it, with the whole commit ID after the short one. */
 const commitLine = (view: Pick<PublishedView, "commit">) => `Read from published commit ${view.commit.slice(0, 12)} (${view.commit}, on main).`;
 
-/** `/` and `/?status=…`. */
-export function homeTwin(view: PublishedView, urls: AgentUrls, status: string | null): string {
+/**
+ * `/` and `/?status=…&tag=…&phase=…&sort=…&dir=…&group=phase`: the filters and order of the HTML page,
+ * read by the same parser (lib/public/records.ts through homeListing). `updated` (each note's last
+ * change) is only read when the query sorts by it. The HTML's pages (?page=) are one list here.
+ */
+export function homeTwin(view: PublishedView, urls: AgentUrls, params: RecordParams, updated: ReadonlyMap<string, string> = new Map()): string {
   const { site } = view;
-  const listing = homeListing(view, status);
+  const listing = homeListing(view, params, updated);
   if (listing.kind === "unknown-status") {
     return page(urls, [
       `# No such status`,
@@ -59,17 +69,19 @@ export function homeTwin(view: PublishedView, urls: AgentUrls, status: string | 
       filterLine(listing.counts, listing.total, urls),
     ]);
   }
-  if (listing.kind === "status") {
+  const notProblems = listing.problems.length ? ["", `Not understood, so left out: ${listing.problems.join(" ")}`] : [];
+  if (listing.kind === "filtered") {
+    const { query } = listing;
     return page(urls, [
-      `# Status: ${STATUS_LABEL[listing.status]}`,
+      `# ${onlyStatus(query) ? `Status: ${STATUS_LABEL[query.status]}` : escapeText(listing.title)}`,
       "",
-      STATUS_MEANING[listing.status as Status],
-      "",
-      `${listing.notes.length} of ${listing.total} notes.`,
+      ...(onlyStatus(query) ? [STATUS_MEANING[query.status], ""] : []),
+      `${listing.notes.length} of ${listing.total} notes. [All decision records](${urls.base}/index.md).`,
+      ...notProblems,
       "",
       filterLine(listing.counts, listing.total, urls),
       "",
-      ...(listing.notes.length ? noteList(listing.notes, urls) : ["No published note has this status."]),
+      ...(listing.notes.length ? recordList(listing.notes, listing.query, urls) : [`No published note matches ${escapeText(listing.title)}.`]),
       "",
       commitLine(view),
     ]);
@@ -96,8 +108,9 @@ export function homeTwin(view: PublishedView, urls: AgentUrls, status: string | 
     "## All decision records",
     "",
     `${listing.notes.length} records. ${filterLine(listing.counts, listing.total, urls)}`,
+    ...notProblems,
     "",
-    ...noteList(listing.notes, urls),
+    ...recordList(listing.notes, listing.query, urls),
     "",
     "## For agents: retrieval formats and archive policy",
     "",

@@ -1,15 +1,17 @@
 import type { PublishedView } from "@/lib/content/published";
-import { PUBLISHED_STATUSES, STATUSES, type Note, type Status } from "@/lib/notes/schema";
+import { PUBLISHED_STATUSES, STATUS_LABEL, STATUSES, type Note, type Status } from "@/lib/notes/schema";
+import { slug } from "@/lib/render/urls";
+import { filterRecords, isFiltered, parseRecordQuery, sortRecords, type RecordParams, type RecordQuery } from "./records";
 
 /**
  * What the home page lists, decided once for both of its forms: the HTML page and its Markdown
- * twin (/index.md) call this, so an agent reading the twin sees exactly the notes a reader sees,
- * including whatever the status filter (?status=…) leaves.
+ * twin (/index.md) call this with the URL's query, so an agent reading the twin sees exactly the
+ * notes a reader sees: whatever status, tag and phase leave together, in the order asked for.
  */
 
 export type HomeListing =
-  | { kind: "home"; core: Note[]; notes: Note[]; counts: StatusCount[]; total: number }
-  | { kind: "status"; status: Status; notes: Note[]; counts: StatusCount[]; total: number }
+  | { kind: "home"; core: Note[]; notes: Note[]; counts: StatusCount[]; total: number; query: RecordQuery; problems: string[] }
+  | { kind: "filtered"; title: string; notes: Note[]; counts: StatusCount[]; total: number; query: RecordQuery; problems: string[] }
   | { kind: "unknown-status"; value: string; counts: StatusCount[]; total: number };
 
 export type StatusCount = { status: Status; count: number };
@@ -22,14 +24,41 @@ export function statusParam(value: string | string[] | null | undefined): { stat
   return known ? { status: v as Status, unknown: null } : { status: null, unknown: v };
 }
 
-export function homeListing(view: Pick<PublishedView, "notes" | "core">, statusValue: string | string[] | null | undefined): HomeListing {
-  const { status, unknown } = statusParam(statusValue);
+/** True when the records' order needs each note's last change (the table shows it; "updated" sorts by it). */
+export const needsUpdated = (q: Pick<RecordQuery, "view" | "sort">) => q.view === "table" || q.sort === "updated";
+
+/**
+ * The home page's notes for a URL query (`status`, `tag`, `phase`, `sort`, `dir`, …, read by
+ * parseRecordQuery). `updated` maps an id to its last change's date; only "sort=updated" reads it.
+ */
+export function homeListing(view: Pick<PublishedView, "notes" | "core">, params: RecordParams, updated: ReadonlyMap<string, string> = new Map()): HomeListing {
+  const { unknown } = statusParam(params.status);
   const counts = statusCounts(view.notes);
   const total = view.notes.length;
   if (unknown !== null) return { kind: "unknown-status", value: unknown, counts, total };
-  if (status) return { kind: "status", status, notes: view.notes.filter((n) => n.status === status), counts, total };
-  return { kind: "home", core: view.core, notes: view.notes, counts, total };
+  const { query, problems } = parseRecordQuery(params);
+  const notes = sortRecords(filterRecords(view.notes, query), query, updated);
+  if (isFiltered(query)) return { kind: "filtered", title: filterTitle(view.notes, query), notes, counts, total, query, problems };
+  return { kind: "home", core: view.core, notes, counts, total, query, problems };
 }
+
+/** "Status: hypothesis · Phase 5 · Tag: sparse attention", as the filters name it (tags and phases as written in the notes). */
+export function filterTitle(notes: readonly Note[], q: Pick<RecordQuery, "status" | "tag" | "phase">): string {
+  const parts: string[] = [];
+  if (q.status) parts.push(`Status: ${STATUS_LABEL[q.status]}`);
+  if (q.phase) parts.push(`Phase ${notes.find((n) => slug(n.phase) === q.phase)?.phase ?? q.phase}`);
+  if (q.tag) parts.push(`Tag: ${tagName(notes, q.tag)}`);
+  return parts.join(" · ");
+}
+
+function tagName(notes: readonly Note[], tagSlug: string): string {
+  for (const n of notes) for (const t of n.tags) if (slug(t) === tagSlug) return t;
+  return tagSlug;
+}
+
+/** True when the only filter is a status: that page keeps the status's meaning as its lede. */
+export const onlyStatus = (q: Pick<RecordQuery, "status" | "tag" | "phase">): q is RecordQuery & { status: Status } =>
+  q.status !== null && q.tag === null && q.phase === null;
 
 /** The published statuses that some note has, with how many: the filter bar. */
 export function statusCounts(notes: readonly Note[]): StatusCount[] {

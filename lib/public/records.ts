@@ -31,14 +31,15 @@ export const DEFAULT_QUERY: RecordQuery = { status: null, tag: null, phase: null
 /** The direction a column sorts in when first chosen: newest first for dates, A→Z for the rest. */
 export const naturalDirection = (key: SortKey): Direction => (key === "updated" ? "desc" : "asc");
 
-type Params = Record<string, string | string[] | undefined>;
+/** A URL query as Next hands it to a page (and the Markdown twin builds it from URLSearchParams). */
+export type RecordParams = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || null;
 
 /**
  * The query a URL asks for, and what in it was not understood (said on the page; the rest of the
  * query still applies). An unknown status is left to the caller, which has a page for it.
  */
-export function parseRecordQuery(params: Params): { query: RecordQuery; problems: string[] } {
+export function parseRecordQuery(params: RecordParams): { query: RecordQuery; problems: string[] } {
   const problems: string[] = [];
   const status = first(params.status);
   const known = status !== null && (PUBLISHED_STATUSES as readonly string[]).includes(status);

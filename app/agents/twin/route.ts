@@ -9,34 +9,46 @@ import { pageOf } from "@/lib/agents/twin-paths";
 import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedHistory } from "@/lib/content/published";
 import { diffNotes } from "@/lib/diff/sections";
+import { lastChanges } from "@/lib/public/last-change";
 import { phasePage, tagPage } from "@/lib/public/pages";
+import { parseRecordQuery, type RecordParams } from "@/lib/public/records";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
 
 /**
  * The Markdown twin of a public page. proxy.ts (lib/http/markdown-twin.ts) rewrites `/tags/x.md`,
  * `/index.md?status=…`, `/agents.md` and the like, and the HTML pages asked for with
  * Accept: text/markdown, to this route with `page` set to the HTML path; the page's own query
- * (status, q) comes along. Every answer varies on Accept, since the HTML URL can answer it too.
+ * (status, tag, phase, sort…, q) comes along. Every answer varies on Accept, since the HTML URL can answer it too.
  */
 
 export const dynamic = "force-dynamic";
 
+/** The query keys of "All decision records" (filters, order, grouping); the rest of a query is not the home twin's. */
+const RECORD_KEYS = ["status", "tag", "phase", "view", "sort", "dir", "group"] as const;
+
+async function updatedDates(view: Parameters<typeof lastChanges>[0]): Promise<Map<string, string>> {
+  const changes = await lastChanges(view);
+  return new Map([...changes].map(([id, rev]) => [id, rev.date]));
+}
+
 export async function GET(request: Request) {
   const params = new URL(request.url).searchParams;
   const path = params.get("page") ?? "";
-  const status = params.get("status");
   const q = (params.get("q") ?? "").trim().slice(0, 500);
+  // Home's filters and order, as the HTML page reads them (lib/public/records.ts); each value bounded like q.
+  const records: RecordParams = Object.fromEntries(RECORD_KEYS.flatMap((k) => (params.has(k) ? [[k, (params.get(k) ?? "").slice(0, 500)]] : [])));
+  const recordsKey = JSON.stringify(records);
   // The ETag names the page and its query; hashed, since both are the client's input.
-  const key = createHash("sha256")
-    .update(`${path}?${status ?? ""}&${q}`)
-    .digest("hex")
-    .slice(0, 16);
+  const key = createHash("sha256").update(`${path}?${recordsKey}&${q}`).digest("hex").slice(0, 16);
   return serveAgent(request, { variant: `twin.${key}`, media: "markdown", headers: { Vary: "Accept" } }, async ({ view, urls }): Promise<Built> => {
     const page = pageOf(path);
     const missing = (what: string): Built => ({ status: 404, error: `${what}; the pages with a Markdown twin are listed at ${urls.pagesTxt}` });
     switch (page?.kind) {
-      case "home":
-        return { body: derived(view, `twin home ${urls.base} ${status ?? ""}`, () => homeTwin(view, urls, status)) };
+      case "home": {
+        // Only a sort by date reads history (once per commit, as the HTML table does).
+        const updated = parseRecordQuery(records).query.sort === "updated" ? await updatedDates(view) : undefined;
+        return { body: derived(view, `twin home ${urls.base} ${recordsKey}`, () => homeTwin(view, urls, records, updated)) };
+      }
       case "guide":
         return { body: derived(view, `twin guide ${urls.base}`, () => guideTwin(view, urls, { entry: ENTRY_BUDGET, capsule: CAPSULE_BUDGET }, MCP_TOOLS)) };
       case "search":
