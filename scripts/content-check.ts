@@ -1,10 +1,12 @@
 /**
- * `npm run content:check [path-or-repo] [--ref REF] [--since REV]`
+ * `npm run content:check [path-or-repo] [--ref REF] [--since REV] [--all]`
  *
  * Holds content committed outside the app (an agent with plain git, a person on a git host) to the
  * rules the app enforces: the note schema, the archive policy and, given a repository, the status
  * transitions of each commit against its parent (approvals read from the commit's trailers and
- * verified against refs/reviews). Prints `file:line: field: message [rule]` and exits 1 on any finding.
+ * verified against refs/reviews). A repository's tip is checked by default, every commit after REV
+ * with --since, and the whole repository (main from its first commit, every draft branch) with --all.
+ * Prints `file:line: field: message [rule]` and exits 1 on any finding.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -12,7 +14,7 @@ import { checkFolder, checkRepository, type Finding } from "@/lib/content/check"
 
 function usage(message?: string): never {
   if (message) console.error(message);
-  console.error("usage: npm run content:check -- [folder-or-repository] [--ref REF] [--since REV]");
+  console.error("usage: npm run content:check -- [folder-or-repository] [--ref REF] [--since REV] [--all]");
   process.exit(2);
 }
 
@@ -21,10 +23,12 @@ async function main() {
   let target = "content";
   let ref: string | undefined;
   let since: string | undefined;
+  let all = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--ref") ref = args[++i] ?? usage("--ref needs a value");
     else if (a === "--since") since = args[++i] ?? usage("--since needs a value");
+    else if (a === "--all") all = true;
     else if (a === "-h" || a === "--help") usage();
     else if (a?.startsWith("--")) usage(`unknown option ${a}`);
     else if (a) target = a;
@@ -37,7 +41,8 @@ async function main() {
     : fs.existsSync(path.join(dir, "HEAD")) && fs.existsSync(path.join(dir, "objects"))
       ? dir
       : null;
-  const { checked, findings } = gitdir ? await checkRepository(gitdir, { ref, since }) : await checkFolder(dir);
+  if (!gitdir && (all || ref || since)) usage(`${target}: --all, --ref and --since need a git repository`);
+  const { checked, findings } = gitdir ? await checkRepository(gitdir, { ref, since, all }) : await checkFolder(dir);
   print(findings);
   const where = gitdir
     ? `${checked} commit(s) of ${path.relative(process.cwd(), dir) || "."}`

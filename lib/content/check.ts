@@ -3,14 +3,14 @@ import path from "node:path";
 import { parseNote } from "@/lib/notes/markdown";
 import { isPublishedStatus, SECTIONS, type Note } from "@/lib/notes/schema";
 import { acceptWrite, needsApproval, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
-import { approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
+import { APPROVED_BY, approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
 import { actorIdOfEmail } from "@/lib/auth/identity";
 import { readReviewLog } from "@/lib/review/review-log";
 import { createContentStore } from "@/lib/store";
 import { assetFolderFindings, committedAssets } from "@/lib/assets/committed";
 import type { Oid, Revision } from "@/lib/store/types";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
-import { notePath } from "@/lib/working-copy/layout";
+import { DRAFTS_PREFIX, MAIN_REF, notePath } from "@/lib/working-copy/layout";
 import { phaseFacts } from "./phases";
 import { parseSite, SITE_FILE } from "./site";
 
@@ -139,24 +139,55 @@ export async function checkFolder(dir: string): Promise<CheckResult> {
   return { checked: files.length + (phaseFiles?.length ?? 0), findings: [...(phases?.findings ?? []), ...findings] };
 }
 
+/** Said of a landing that needs an approval and names none: how history from before the trailers is judged. */
+const NO_TRAILER = ` (the commit names no ${APPROVED_BY} trailer; for a promotion the app published before it wrote trailers, see docs/decisions/approval-trailers.md, "History")`;
+
 const NO_REVIEW = { revision: "", revisionAuthors: [], verdicts: [] };
 const PLAIN_GIT = { id: "plain git", role: "author" } as const;
 
 /**
- * A repository ref: its tip (or every first-parent commit after `since`) is checked in full. Every
+ * Which commits of a repository content:check judges (docs/decisions/approval-trailers.md, "History"):
+ * only those it is asked to. By default a ref's tip; with `since`, every first-parent commit after
+ * that revision; with `all`, the whole repository: main from its first commit and each draft
+ * branch's own commits (from where it leaves main). Each judged commit is held to today's rules,
+ * approval trailers included: no exemption by date or by a marker inside the repository, both of
+ * which a forger writes as easily as the commit.
+ */
+export async function checkRepository(gitdir: string, opts: { ref?: string; since?: string; all?: boolean } = {}): Promise<CheckResult> {
+  const store = createContentStore(gitdir);
+  if (!opts.all) {
+    const ref = opts.ref ?? "HEAD";
+    if (!(await store.resolve(ref))) throw new Error(`${ref}: no such ref in ${gitdir}`);
+    if (opts.since && !(await store.resolve(opts.since))) throw new Error(`${opts.since}: no such revision in ${gitdir}`);
+    const commits = await store.log(ref, { until: opts.since, limit: opts.since ? Infinity : 1 });
+    return { checked: commits.length, findings: await checkCommits(store, commits, /^(refs\/heads\/)?drafts\//.test(ref)) };
+  }
+  if (opts.ref || opts.since) throw new Error("--all checks main and every draft branch; it takes no --ref or --since");
+  if (!(await store.resolve(MAIN_REF))) throw new Error(`${MAIN_REF}: no such ref in ${gitdir}`);
+  const main = await store.log(MAIN_REF);
+  const onMain = new Set(main.map((r) => r.commit));
+  const findings = await checkCommits(store, main, false);
+  let checked = main.length;
+  for (const { ref } of await store.listRefs(DRAFTS_PREFIX)) {
+    const own: Revision[] = [];
+    for (const r of await store.log(ref)) {
+      if (onMain.has(r.commit)) break;
+      own.push(r);
+    }
+    findings.push(...(await checkCommits(store, own, true)));
+    checked += own.length;
+  }
+  return { checked, findings };
+}
+
+/**
+ * Commits of one line (newest first), each checked in full. Every
  * note and phase file a commit changed is judged by the acceptance function as the write the app
  * would have made: on main a publish (from main's version before, or — for a note new to main —
  * along the app's road: proposed as hypothesis on its branch, then promoted), on a draft branch a
  * save or status change. Approvals come from the commit's trailers, verified against refs/reviews.
  */
-export async function checkRepository(gitdir: string, opts: { ref?: string; since?: string } = {}): Promise<CheckResult> {
-  const store = createContentStore(gitdir);
-  const ref = opts.ref ?? "HEAD";
-  if (!(await store.resolve(ref))) throw new Error(`${ref}: no such ref in ${gitdir}`);
-  if (opts.since && !(await store.resolve(opts.since))) throw new Error(`${opts.since}: no such revision in ${gitdir}`);
-  const onDraftBranch = /^(refs\/heads\/)?drafts\//.test(ref);
-
-  const commits = await store.log(ref, { until: opts.since, limit: opts.since ? Infinity : 1 });
+async function checkCommits(store: Store, commits: readonly Revision[], onDraftBranch: boolean): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const revision of commits) {
     const { commit, parents } = revision;
@@ -172,6 +203,7 @@ export async function checkRepository(gitdir: string, opts: { ref?: string; sinc
     const before = new Map(previous?.notes.flatMap((s) => (s.ok ? [[s.note.id, s] as const] : [])) ?? []);
     const who = { id: actorIdOfEmail(revision.author.email || revision.author.name), role: "author" as const };
     const reason = reasonOf(revision.message);
+    const untrailed = approvalTrailersOf(revision.message).approvers.length === 0;
     const base: Omit<NoteWriteContext, "onMain" | "review"> = {
       phases: [...phases.phases.keys()],
       publishedIds: publishedOf(notes.values()),
@@ -195,7 +227,8 @@ export async function checkRepository(gitdir: string, opts: { ref?: string; sinc
       }
       const onMain = was && isPublishedStatus(was.status) ? was : null;
       const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, onMain);
-      findings.push(...(await judgeNote(file, source, { kind: "publish", before: onMain, after: note, actor: who, context: { ...base, onMain, review: review.review, assets } }, commit)));
+      const judged = await judgeNote(file, source, { kind: "publish", before: onMain, after: note, actor: who, context: { ...base, onMain, review: review.review, assets } }, commit);
+      findings.push(...judged.map((f) => (untrailed && f.rule === "review" && /no approval of revision/.test(f.message) ? { ...f, message: `${f.message}${NO_TRAILER}` } : f)));
       findings.push(...review.problems.map((message) => ({ file, line: lineOfKey(source, "status"), field: "status", message, rule: "review", commit })));
     }
     if (!parent) continue;
@@ -211,10 +244,12 @@ export async function checkRepository(gitdir: string, opts: { ref?: string; sinc
       for (const f of verdict.findings) findings.push({ file, line: lineOfKey(source, f.field.split(".")[0] ?? f.field), field: f.field, message: f.message, rule: f.rule, commit });
     }
   }
-  return { checked: commits.length, findings };
+  return findings;
 }
 
-async function blobOf(store: ReturnType<typeof createContentStore>, commit: Oid, file: string): Promise<string | null> {
+type Store = ReturnType<typeof createContentStore>;
+
+async function blobOf(store: Store, commit: Oid, file: string): Promise<string | null> {
   const id = path.basename(file, ".md");
   return (await store.readNote(id, commit))?.blob ?? null;
 }
@@ -225,7 +260,7 @@ async function blobOf(store: ReturnType<typeof createContentStore>, commit: Oid,
  * names none is judged with no verdicts, so the status machine says what is missing.
  */
 async function approvalReview(
-  store: ReturnType<typeof createContentStore>,
+  store: Store,
   note: Note,
   revision: Revision,
   onMain: Note | null,

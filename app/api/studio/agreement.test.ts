@@ -102,6 +102,8 @@ describe("the studio's own history passes content:check", () => {
     expect(created).toEqual(ok(await api.read(f.author, a)));
     const claimed = ok(await api.create(f.author, {}), 201);
     expect(claimed).toEqual(ok(await api.read(f.author, claimed.id)));
+    // This one stays a draft: the whole-repository check below reads its branch too.
+    ok(await api.save(f.author, claimed.id, { revision: claimed.revision, note: fields("Pinned kernels per backend", "6 architecture") }));
     const saved = ok(await api.save(f.author, a, { revision: created.revision, note: { ...fields("Sparse masks skip whole blocks", "6 architecture") } }));
     expect(saved.saved).toBe(true);
     await moveAndPublish(a, "hypothesis");
@@ -162,11 +164,14 @@ describe("the studio's own history passes content:check", () => {
     ok(await api.reopen(f.author, "2", { reason: "A measurement needs to be redone before anything is decided." }));
   });
 
-  it("leaves a history with zero findings, every commit since the seed checked in full", async () => {
-    const { checked, findings } = await checkRepository(f.gitdir, { ref: "main", since: seed });
+  it("leaves a repository with zero findings: main from its first commit and every draft branch, each commit in full", async () => {
+    const { checked, findings } = await checkRepository(f.gitdir, { all: true });
     expect(findings).toEqual([]);
-    // create+save+propose live on draft branches; main holds the publishes and the phase commits.
-    expect(checked).toBe(9);
+    // Main: the seed and, after it, the walk's publishes and phase commits; the draft still open: its one save.
+    const mainCommits = Number(git("rev-list", "--first-parent", "--count", "main"));
+    expect(git("rev-list", "--first-parent", "--count", `${seed}..main`)).toBe("9");
+    expect(git("for-each-ref", "--format=%(refname)", "refs/heads/drafts/")).toMatch(/^refs\/heads\/drafts\/AFN-\d+$/);
+    expect(checked).toBe(mainCommits + 1);
   });
 });
 
@@ -215,7 +220,13 @@ describe("the same changes forged with plain git are refused", () => {
       text = promote(n.text);
       n.write(text);
     });
-    expectRefused(findings, "notes/AFN-021.md", lineOf(text, "status:"), "review", /^hypothesis → verified-checkpoint: no approval of revision/);
+    expectRefused(
+      findings,
+      "notes/AFN-021.md",
+      lineOf(text, "status:"),
+      "review",
+      /^hypothesis → verified-checkpoint: no approval of revision.*names no Approved-by trailer/,
+    );
   });
 
   it("verified with a made-up Approved-by trailer", async () => {
