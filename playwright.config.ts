@@ -54,10 +54,19 @@ export default defineConfig({
           snapshotPathTemplate: "{testDir}/{testFileName}-snapshots/{arg}{ext}",
           use: { browserName: "chromium" },
         },
+        {
+          // Publishes a note with a figure, which the home page and the studio list would show: after every other shot.
+          name: "visual-figures",
+          testMatch: /visual\.figures\.spec\.ts$/,
+          dependencies: ["visual"],
+          snapshotPathTemplate: "{testDir}/visual.spec.ts-snapshots/{arg}{ext}",
+          use: { browserName: "chromium" },
+        },
       ]
     : [{ name: "chromium", testIgnore: VISUAL_FILES, use: { browserName: "chromium" } }],
   webServer: {
-    command: `npx next ${server} -p ${port} -H 127.0.0.1`,
+    // Idle connections stay open 65 s, as in `npm start` (docs/decisions/server-keep-alive.md).
+    command: `npx next ${server} -p ${port} -H 127.0.0.1${server === "start" ? " --keepAliveTimeout 65000" : ""}`,
     url: `${process.env.E2E_BASE_URL}/`,
     reuseExistingServer: false,
     timeout: 120_000,

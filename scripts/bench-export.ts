@@ -47,7 +47,7 @@ async function main() {
   const load0 = os.loadavg()[0] ?? 0;
   try {
     const appPort = await freePort();
-    const app = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(appPort), "-H", "127.0.0.1"], {
+    const app = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(appPort), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"], {
       env: { ...process.env, DATA_DIR: dataDir, SITE_URL: `http://127.0.0.1:${appPort}`, NEXT_TELEMETRY_DISABLED: "1" },
       stdio: "ignore",
       detached: true,

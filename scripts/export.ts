@@ -94,13 +94,17 @@ async function startServer(site: string, dataDir: string): Promise<{ url: string
     fail(`no production build in ${distDir}/: run \`npm run build\` first (or set NEXT_DIST_DIR to the build's folder)`);
   const port = Number(process.env.EXPORT_PORT) || (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
-    env: { ...pinnedEnv(), DATA_DIR: dataDir, SITE_URL: site, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "ignore", "pipe"],
-    // Its own process group, so stopping it stops any worker it started.
-    detached: true,
-  });
+  const server: ChildProcess = spawn(
+    path.join(root, "node_modules", ".bin", "next"),
+    ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"],
+    {
+      cwd: root,
+      env: { ...pinnedEnv(), DATA_DIR: dataDir, SITE_URL: site, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "ignore", "pipe"],
+      // Its own process group, so stopping it stops any worker it started.
+      detached: true,
+    },
+  );
   let stderr = "";
   server.stderr?.on("data", (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-4000);

@@ -20,7 +20,7 @@ export async function startInstance(name: string, dataDir: string, env: Record<s
   fs.mkdirSync(dataDir, { recursive: true });
   const log = fs.openSync(path.join(dataDir, `${name}.log`), "a");
   const fullEnv = { ...env, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
-  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child: ChildProcess = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"], {
     env: { ...process.env, ...fullEnv },
     stdio: ["ignore", log, log],
     detached: true,

@@ -64,7 +64,7 @@ export async function startServer(portVariable, defaultPort) {
   );
   if (busy) throw new Error(`port ${port} is already in use; stop what listens there or set ${portVariable}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-checker-data-"));
-  const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, SITE_URL: url, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "ignore", "inherit"],
