@@ -60,6 +60,20 @@ export function approvalTrailersOf(message: string): ApprovalTrailers {
   return { draftRevision, approvers, problems };
 }
 
+/** A verdict as the review module derives it (lib/review/derive.ts), as far as approvals need it. */
+export type StandingVerdict = { id: string; reviewer: { id: string }; revision: string; verdict: "approve" | "request-changes"; replaced: boolean };
+
+/**
+ * The approvals that count for `revision`, named as trailers name them: a reviewer's latest verdict on
+ * exactly that revision is an approval, and the reviewer wrote none of the note up to it (`authors`).
+ * The one place this is decided, for the promotion commit and the publish alike.
+ */
+export function standingApprovals(verdicts: readonly StandingVerdict[], revision: string, authors: readonly string[]): Approver[] {
+  return verdicts
+    .filter((v) => v.revision === revision && v.verdict === "approve" && !v.replaced && !authors.includes(v.reviewer.id))
+    .map((v) => ({ reviewer: v.reviewer.id, record: v.id }));
+}
+
 /** The reason a plain-git commit gives (to retract, or to remove a boundary): its `Reason:` line. */
 export const reasonOf = (message: string) => /^Reason:\s*(.+)$/im.exec(message)?.[1]?.trim();
 

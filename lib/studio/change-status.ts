@@ -1,7 +1,7 @@
 import { getContentStore, RefConflictError } from "@/lib/store";
 import { STATUS_MACHINE } from "@/lib/rules/status-machine";
 import { acceptWrite } from "@/lib/rules/accept-write";
-import { formatTrailers, withTrailers } from "@/lib/rules/approval-trailers";
+import { formatTrailers, standingApprovals, withTrailers } from "@/lib/rules/approval-trailers";
 import { isVerifiedStatus } from "@/lib/rules/phase-closeout";
 import type { Note } from "@/lib/notes/schema";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
@@ -59,11 +59,7 @@ export async function changeStatus(actor: StudioActor, id: string, request: Chan
   }
   const note = validNote(after);
   // The approval the machine just counted, named where git can check it.
-  const approvers = isVerifiedStatus(note.status)
-    ? ctx.review.verdicts
-        .filter((v) => v.revision === ctx.noteRevision && v.verdict === "approve" && !v.replaced && !ctx.authors.includes(v.reviewer.id))
-        .map((v) => ({ reviewer: v.reviewer.id, record: v.id }))
-    : [];
+  const approvers = isVerifiedStatus(note.status) ? standingApprovals(ctx.review.verdicts, ctx.noteRevision, ctx.authors) : [];
 
   let commit;
   try {

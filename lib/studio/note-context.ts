@@ -6,7 +6,7 @@ import { actorIdOfEmail } from "@/lib/auth/identity";
 import { deriveReviewState, type DerivedReview } from "@/lib/review/derive";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
 import type { NoteWriteContext, RevisionReview } from "@/lib/rules/accept-write";
-import { sameNoteApartFrom } from "@/lib/rules/approval-trailers";
+import { sameNoteApartFrom, standingApprovals } from "@/lib/rules/approval-trailers";
 import { draftRef, MAIN_REF, notePath, reviewRef } from "@/lib/working-copy/layout";
 import { authorsOf, isOnMain, workingCopyAt, type WorkingCopy } from "@/lib/working-copy/working-copy";
 
@@ -131,10 +131,7 @@ export async function approvalForPublish(ctx: NoteContext): Promise<Approval> {
   for (const [i, r] of ctx.revisions.entries()) {
     const then = i === 0 ? ctx.copy.stored : await ctx.store.readNote(ctx.id, r.commit);
     if (!then?.ok || !sameNoteApartFrom(then.note, head)) break;
-    const authors = new Set(authorsOf(ctx.revisions.slice(i)));
-    const approvers = ctx.review.verdicts
-      .filter((v) => v.revision === r.commit && v.verdict === "approve" && !v.replaced && !authors.has(v.reviewer.id))
-      .map((v) => ({ reviewer: v.reviewer.id, record: v.id }));
+    const approvers = standingApprovals(ctx.review.verdicts, r.commit, authorsOf(ctx.revisions.slice(i)));
     if (approvers.length) return { review: { ...reviewOfRevision(ctx, r.commit), draftHead }, approvers };
   }
   return fallback;

@@ -11,7 +11,7 @@ import { fieldsOf } from "@/lib/validations/note";
 import type { PublishNoteRequest } from "@/lib/validations/studio";
 import { staleRevision } from "./conflict";
 import { describePublish } from "./describe-change";
-import { approvalForPublish, loadNoteContext, mainFacts, writeContext, type NoteContext } from "./note-context";
+import { approvalForPublish, loadNoteContext, mainFacts, writeContext, type MainFacts, type NoteContext } from "./note-context";
 import { viewOf, type NoteView } from "./note-view";
 import { unmetOf, whereOf } from "./refusal";
 import { approvedRef } from "@/lib/working-copy/layout";
@@ -50,14 +50,12 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
   const note = copy.stored.note;
   const approval = await approvalForPublish(ctx);
   const reason = reasonsOnDraft(ctx);
-  const landing = (order: number): Note => ({ ...note, order });
-  const firstOrder = ctx.main.snapshot.notes.some((n) => n.id === id) ? note.order : ctx.main.nextOrder;
   // The note's images land with it; main's copies of images the note no longer shows leave main.
   const assets = await noteAssets(store, note, ctx.main.commit);
   const verdict = await acceptWrite({
     kind: "publish",
     before: null,
-    after: landing(firstOrder),
+    after: landingOn(ctx.main, id, note).landed,
     actor,
     context: { ...writeContext(ctx, approval.review, reason), assets: assets.context },
   });
@@ -84,9 +82,7 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
   for (let attempt = 1; ; attempt++) {
     // The first try builds on the main this request read; a retry (another note landed) on the new one.
     const main = attempt === 1 ? ctx.main : await mainFacts(store, await mainHeadOf(store));
-    const firstTime = !main.snapshot.notes.some((n) => n.id === id);
-    // A note new to main goes to the top of "All decision records".
-    const order = firstTime ? main.nextOrder : note.order;
+    const { landed, firstTime } = landingOn(main, id, note);
     const carried = attempt === 1 ? assets : await noteAssets(store, note, main.commit);
     try {
       const revision = await store.commit({
@@ -94,7 +90,7 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
         expected: main.commit,
         author: commitPerson(actor),
         message: withTrailers(describePublish(id, note, copy.revision, firstTime), trailers),
-        changes: { [notePath(id)]: serializeNote(landing(order)), ...carried.changes },
+        changes: { [notePath(id)]: serializeNote(landed), ...carried.changes },
       });
       commit = revision.commit;
       break;
@@ -116,6 +112,15 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
   }
   // Main and the draft branch both moved: the answer is the note as the next request will find it.
   return { commit, draftKept, view: await viewOf(await loadNoteContext(id, store)) };
+}
+
+/**
+ * The note as it lands on `main`: one new to main goes to the top of "All decision records" (the
+ * order `mainFacts` computes, the one place the next order is decided); one already there keeps its own.
+ */
+function landingOn(main: MainFacts, id: string, note: Note): { landed: Note; firstTime: boolean } {
+  const firstTime = !main.snapshot.notes.some((n) => n.id === id);
+  return { landed: firstTime ? { ...note, order: main.nextOrder } : note, firstTime };
 }
 
 async function mainHeadOf(store: ContentStore): Promise<Oid> {
