@@ -3,6 +3,7 @@ import type { PublishedView } from "@/lib/content/published";
 import type { Note } from "@/lib/notes/schema";
 import { SEARCH_FIELDS, searchDocument, type SearchDocument } from "./fields";
 import { passageAround } from "./passage";
+import { scoreQuery, type QueryTerm } from "./score";
 import { normalizeTerm, tokenize } from "./terms";
 
 /**
@@ -79,7 +80,7 @@ export async function searchReady(view: PublishedView): Promise<void> {
 async function buildInSlices(view: PublishedView): Promise<LiveIndex> {
   const search = newSearchIndex();
   for (let i = 0; i < view.notes.length; i += SLICE) {
-    search.addAll(view.notes.slice(i, i + SLICE).map(searchDocument));
+    search.addAll(view.notes.slice(i, i + SLICE).map(indexed));
     await new Promise((resolve) => setImmediate(resolve));
   }
   return { commit: view.commit, notes: view.byId, search };
@@ -91,7 +92,7 @@ function indexAt(view: PublishedView): LiveIndex {
   if (!s.live) {
     // No one awaited searchReady (a script, a test): build here, at once.
     const search = newSearchIndex();
-    search.addAll(view.notes.map(searchDocument));
+    search.addAll(view.notes.map(indexed));
     s.live = { commit: view.commit, notes: view.byId, search };
   }
   const live = s.live;
@@ -111,50 +112,136 @@ export function moveIndex(search: MiniSearch<SearchDocument>, from: ReadonlyMap<
     const note = to.get(id);
     if (note === old) continue;
     search.remove(searchDocument(old));
-    if (note) search.add(searchDocument(note));
+    if (note) search.add(indexed(note));
     changed++;
   }
   for (const [id, note] of to) {
     if (from.has(id)) continue;
-    search.add(searchDocument(note));
+    search.add(indexed(note));
     changed++;
   }
   return changed;
 }
 
+// How a query is read: MiniSearch's options, shared by both ways of scoring it below.
+// Typing narrows: the last word may be unfinished. Long words forgive a typo; IDs and numbers do not.
+const prefixOf = (term: string, i: number, terms: readonly string[]) => i === terms.length - 1 && term.length >= 3;
+const fuzzyOf = (term: string) => (term.length >= 6 && !/\d/.test(term) ? 0.2 : false);
+const WEIGHTS = { prefix: 0.5, fuzzy: 0.3 };
+
+/** The query's terms as MiniSearch reads them (its tokenizer and term processing), with their expansions. */
+function queryTerms(query: string): QueryTerm[] {
+  const terms = tokenize(query)
+    .map(normalizeTerm)
+    .filter((t): t is string => !!t);
+  return terms.map((term, i) => ({ term, prefix: prefixOf(term, i, terms), fuzzy: fuzzyOf(term) }));
+}
+
+// Answers repeated per commit: a reader paging back, an agent asking again. Keyed by commit, so a
+// new commit never sees an old answer; bounded, oldest out first.
+const ANSWERS = 256;
+const answers = new Map<string, SearchHit[]>();
+
 export function searchNotes(view: PublishedView, q: string, opts: { limit?: number } = {}): SearchHit[] {
   const query = q.trim().slice(0, 500);
   if (!query) return [];
-  const { search } = indexAt(view);
-  const results = search.search(query, {
-    boost: BOOST,
-    // Typing narrows: the last word may be unfinished. Long words forgive a typo; IDs and numbers do not.
-    prefix: (term, i, terms) => i === terms.length - 1 && term.length >= 3,
-    fuzzy: (term) => (term.length >= 6 && !/\d/.test(term) ? 0.2 : false),
-    weights: { prefix: 0.5, fuzzy: 0.3 },
-  });
-  const phrase = normalizePhrase(query);
-  const asked = new Set(phrase.split(" ")).size;
   const limit = opts.limit ?? 50;
-  const scored = results.flatMap((r) => {
-    const note = view.byId.get(String(r.id));
-    return note ? [coverageOf(r, note, asked)] : [];
-  });
+  const key = `${view.commit}\u0000${limit}\u0000${query}`;
+  const known = answers.get(key);
+  if (known) {
+    answers.delete(key);
+    answers.set(key, known);
+    return known.map((hit) => ({ ...hit }));
+  }
+  const { search } = indexAt(view);
+  const hits = rank(view, query, limit, scoredCandidates(search, view, query, limit) ?? miniSearchCandidates(search, view, query));
+  answers.set(key, hits);
+  if (answers.size > ANSWERS) answers.delete(answers.keys().next().value as string);
+  return hits.map((hit) => ({ ...hit }));
+}
+
+/**
+ * The same answer from `MiniSearch.search` (one result object per match), no cache: what
+ * `searchNotes` computed before the flat scorer, kept to hold the two equal (score.test.ts) and to
+ * measure one against the other (`npm run bench:search`).
+ */
+export function searchNotesReference(view: PublishedView, q: string, opts: { limit?: number } = {}): SearchHit[] {
+  const query = q.trim().slice(0, 500);
+  if (!query) return [];
+  return rank(view, query, opts.limit ?? 50, miniSearchCandidates(indexAt(view).search, view, query));
+}
+
+/** A note that matched, before the phrase lift: its score, and how to get MiniSearch's result object for it. */
+export type Scored = { id: string; note: Note; coverage: number; base: number; result: () => SearchResult };
+
+function rank(view: PublishedView, query: string, limit: number, scored: Scored[]): SearchHit[] {
+  const phrase = normalizePhrase(query);
   // When some note matches the whole query, notes that share only a minor part of it are noise.
   const best = scored.reduce((max, h) => Math.max(max, h.coverage), 0);
-  const candidates = scored.filter((h) => best < 1 || h.coverage >= 0.25).sort((a, b) => b.base - a.base);
+  const kept = scored.filter((h) => best < 1 || h.coverage >= 0.25);
+  const candidates = withinReach(kept, limit, phrase.includes(" ") ? EXACT_LIFT : 1).sort((a, b) => b.base - a.base);
   return topByFinalScore(candidates, phrase, limit).map(({ note, result, score }) => {
-    const field = bestField(result);
-    return { id: note.id, score, field, passage: passageAround(fieldText(note, field), result.terms), terms: result.terms };
+    const r = result();
+    const field = bestField(r);
+    return { id: note.id, score, field, passage: passageAround(fieldText(note, field), r.terms), terms: r.terms };
   });
 }
 
-export type Scored = { id: string; note: Note; result: SearchResult; coverage: number; base: number };
+/**
+ * The candidates that could still be in the top `limit` once lifted: a note whose base, lifted,
+ * is below the limit-th best base is below `limit` final scores (a final score is never below its
+ * base). Dropping those before sorting keeps the answer and spares sorting thousands.
+ */
+function withinReach(candidates: Scored[], limit: number, lift: number): Scored[] {
+  if (candidates.length <= limit) return candidates;
+  const bases = Float64Array.from(candidates, (c) => c.base).sort();
+  const floor = bases[bases.length - limit]!;
+  return candidates.filter((c) => c.base * lift >= floor);
+}
 
-function coverageOf(result: SearchResult, note: Note, asked: number): Scored {
-  // A note that matches every word of the query outranks one that matches a rare word alone.
-  const coverage = Math.min(1, result.queryTerms.length / Math.max(1, asked)) ** 2;
-  return { id: note.id, note, result, coverage, base: result.score * coverage };
+/**
+ * Candidates from the flat scorer (score.ts); null when it cannot read this index. The coverage
+ * rule and `withinReach` run on the score arrays, so only the notes that could make the top
+ * become objects.
+ */
+function scoredCandidates(search: MiniSearch<SearchDocument>, view: PublishedView, query: string, limit: number): Scored[] | null {
+  const terms = queryTerms(query);
+  const scored = scoreQuery(search, terms, { fields: FIELDS, boost: BOOST, weights: WEIGHTS });
+  if (!scored) return null;
+  const phrase = normalizePhrase(query);
+  const asked = Math.max(1, new Set(phrase.split(" ")).size);
+  const { docs, matched, score } = scored;
+  // Coverage by number of matched terms (the same formula as miniSearchCandidates).
+  const coverageOf = Array.from({ length: 33 }, (_, m) => Math.min(1, m / asked) ** 2);
+  let best = 0;
+  for (let i = 0; i < docs.length; i++) best = Math.max(best, coverageOf[matched[docs[i]!]!]!);
+  const kept = best < 1 ? docs : docs.filter((doc) => coverageOf[matched[doc]!]! >= 0.25);
+  const base = new Float64Array(kept.length);
+  for (let i = 0; i < kept.length; i++) base[i] = score[kept[i]!]! * coverageOf[matched[kept[i]!]!]!;
+  const floor = kept.length > limit ? Float64Array.from(base).sort()[kept.length - limit]! : -Infinity;
+  const lifts = phrase.includes(" ");
+  const out: Scored[] = [];
+  for (let i = 0; i < kept.length; i++) {
+    if (base[i]! * (lifts ? EXACT_LIFT : 1) < floor) continue;
+    const doc = kept[i]!;
+    const note = view.byId.get(scored.idOf(doc));
+    // The phrase test here too, so that only notes whose final score reaches the floor become objects.
+    if (!note || (base[i]! < floor && !(lifts && hasPhrase(note, phrase)))) continue;
+    out.push({ id: note.id, note, coverage: coverageOf[matched[doc]!]!, base: base[i]!, result: () => scored.resultFor(doc) });
+  }
+  return out;
+}
+
+function miniSearchCandidates(search: MiniSearch<SearchDocument>, view: PublishedView, query: string): Scored[] {
+  const results = search.search(query, { boost: BOOST, prefix: prefixOf, fuzzy: fuzzyOf, weights: WEIGHTS });
+  const asked = new Set(normalizePhrase(query).split(" ")).size;
+  return results.flatMap((r) => {
+    const note = view.byId.get(String(r.id));
+    if (!note) return [];
+    // A note that matches every word of the query outranks one that matches a rare word alone.
+    const coverage = Math.min(1, r.queryTerms.length / Math.max(1, asked)) ** 2;
+    return [{ id: note.id, note, coverage, base: r.score * coverage, result: () => r }];
+  });
 }
 
 // The exact phrase in a title, tag or summary is what a reader means: it lifts a note's score.
@@ -170,11 +257,19 @@ const EXACT_LIFT = 1.5;
 export function topByFinalScore(candidates: Scored[], phrase: string, limit: number) {
   const lifts = phrase.includes(" ");
   const top: (Scored & { score: number })[] = [];
+  const before = (a: { score: number; id: string }, b: { score: number; id: string }) =>
+    a.score > b.score || (a.score === b.score && a.id.localeCompare(b.id) < 0);
   for (const c of candidates) {
-    if (top.length >= limit && c.base * (lifts ? EXACT_LIFT : 1) < (top[limit - 1] as { score: number }).score) break;
-    const exact = lifts && shortFields(c.note).some((text) => normalizePhrase(text).includes(phrase));
-    top.push({ ...c, score: c.base * (exact ? EXACT_LIFT : 1) });
-    top.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    const last = top.length >= limit ? top[limit - 1] : undefined;
+    if (last && c.base * (lifts ? EXACT_LIFT : 1) < last.score) break;
+    const exact = lifts && hasPhrase(c.note, phrase);
+    const score = c.base * (exact ? EXACT_LIFT : 1);
+    // Most candidates in reach do not enter the top: compare with the last before placing one.
+    if (last && !before({ score, id: c.id }, last)) continue;
+    const entry = { ...c, score };
+    let at = top.length;
+    while (at > 0 && before(entry, top[at - 1]!)) at--;
+    top.splice(at, 0, entry);
     if (top.length > limit) top.length = limit;
   }
   return top;
@@ -183,6 +278,24 @@ export function topByFinalScore(candidates: Scored[], phrase: string, limit: num
 /** The fields the exact-phrase rule reads; cheap ones, so ranking never converts a section. */
 function shortFields(note: Note): string[] {
   return [note.title, note.tags.join(" · "), note.summary, note.id, `Phase ${note.phase}`, note.core?.label ?? ""];
+}
+
+// The short fields as the phrase test reads them, kept while the note object lives (one per blob):
+// with a vocabulary as small as the bench's, thousands of notes are within reach of the top. Filled
+// when a note is indexed, so no query pays for it.
+const phraseTexts = new WeakMap<Note, string[]>();
+function phraseFields(note: Note): string[] {
+  let texts = phraseTexts.get(note);
+  if (!texts) phraseTexts.set(note, (texts = shortFields(note).map(normalizePhrase)));
+  return texts;
+}
+
+const hasPhrase = (note: Note, phrase: string) => phraseFields(note).some((text) => text.includes(phrase));
+
+/** The search document of a note being indexed; its phrase texts are prepared on the way. */
+function indexed(note: Note): SearchDocument {
+  phraseFields(note);
+  return searchDocument(note);
 }
 
 // The plain text of a returned hit's note, kept while the note object lives (one per blob).

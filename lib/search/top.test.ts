@@ -17,7 +17,7 @@ function candidate(i: number, base: number, exact: boolean): Scored {
     phase: "1",
     core: null,
   } as unknown as Note;
-  return { id: note.id, note, result: {} as SearchResult, coverage: 1, base };
+  return { id: note.id, note, result: () => ({}) as SearchResult, coverage: 1, base };
 }
 
 function naive(candidates: Scored[], limit: number) {
