@@ -2,6 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { getPublishedView } from "@/lib/content/published";
 import { siteBase } from "@/lib/agents/http";
 import { createAgentMcpServer } from "@/lib/agents/mcp";
+import { keepAnswer, keptAnswer, toolCallOf } from "@/lib/agents/mcp-answers";
 import { foreignReason } from "@/lib/agents/own-origin";
 import { agentUrls } from "@/lib/agents/urls";
 
@@ -25,6 +26,10 @@ export async function POST(request: Request): Promise<Response> {
   } catch (e) {
     return rpcError(503, -32603, `the published notes are unavailable: ${(e as Error).message}`);
   }
+  // A tool call answered before on this commit needs no server (lib/agents/mcp-answers.ts).
+  const call = await toolCallOf(request, view.commit, urls.base);
+  const known = call && keptAnswer(call, view.commit);
+  if (known) return known;
   const server = createAgentMcpServer(view, urls);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
@@ -33,7 +38,10 @@ export async function POST(request: Request): Promise<Response> {
     const headers = new Headers(response.headers);
     headers.set("X-Content-Commit", view.commit);
     headers.set("Cache-Control", "no-store");
-    return new Response(response.body, { status: response.status, headers });
+    if (!call) return new Response(response.body, { status: response.status, headers });
+    const body = await response.text();
+    keepAnswer(call, response.status, response.headers.get("content-type"), body);
+    return new Response(body, { status: response.status, headers });
   } catch (e) {
     console.error("MCP request failed", e);
     return rpcError(500, -32603, `Internal error: ${(e as Error).message}`);
