@@ -41,4 +41,18 @@ describe("agent document bytes", () => {
     // A second request gets the same compressed bytes, not a new compression.
     expect((await encodedFor("br", encoded)).body).toBe(br.body);
   });
+
+  it("keep at most about 48 MB per commit, the least recently used going first", async () => {
+    const v = view("e".repeat(40));
+    let builds = 0;
+    const body = (n: number) => async () => (builds++, String(n).padEnd(2 * 1024 * 1024, "."));
+    for (let i = 0; i < 20; i++) await cachedBytes(v, `export-${i}`, body(i));
+    await cachedBytes(v, "export-10", body(10)); // a hit: now the most recently used
+    expect(builds).toBe(20);
+    await cachedBytes(v, "export-0", body(0)); // long gone: built again
+    expect(builds).toBe(21);
+    await cachedBytes(v, "export-10", body(10));
+    await cachedBytes(v, "export-19", body(19));
+    expect(builds).toBe(21);
+  });
 });

@@ -13,20 +13,24 @@ const brotli = promisify(zlib.brotliCompress);
 
 export type Encoded = { raw: Buffer; gzip?: Promise<Buffer>; br?: Promise<Buffer> };
 
-// Bounded per view: a search URL is a new key per query, and any client can make new ones.
+// Bounded per view, in count and in bytes: a search URL is a new key per query, and any client
+// can make new ones; a whole export or a home page is hundreds of KB, with its compressed forms.
 const MAX_BODIES = 256;
+const MAX_BYTES = 48 * 1024 * 1024;
 // Below this, compressing costs more than it saves.
 const MIN_COMPRESS = 1024;
 
-const byView = new WeakMap<PublishedView, Map<string, Promise<Encoded | null>>>();
+type Bodies = Map<string, Promise<Encoded | null>> & { bytes?: number };
+const byView = new WeakMap<object, Bodies>();
+const sizes = new WeakMap<Promise<Encoded | null>, number>();
 
 /**
  * The cached bytes for `key` in this view, or `make()`'s, remembered unless it gives null (a
  * refusal or failure, which is built again next time). Concurrent misses share one build.
  */
-export async function cachedBytes(view: PublishedView, key: string, make: () => Promise<string | null>): Promise<Encoded | null> {
+export async function cachedBytes(view: PublishedView | object, key: string, make: () => Promise<string | null>): Promise<Encoded | null> {
   let bodies = byView.get(view);
-  if (!bodies) byView.set(view, (bodies = new Map()));
+  if (!bodies) byView.set(view, (bodies = new Map() as Bodies));
   let entry = bodies.get(key);
   if (entry) {
     bodies.delete(key);
@@ -35,9 +39,20 @@ export async function cachedBytes(view: PublishedView, key: string, make: () => 
   }
   entry = make().then((text) => (text === null ? null : { raw: Buffer.from(text, "utf8") }));
   bodies.set(key, entry);
-  if (bodies.size > MAX_BODIES) bodies.delete(bodies.keys().next().value!);
   const done = await entry.catch(() => null);
   if (done === null && bodies.get(key) === entry) bodies.delete(key);
+  if (done && bodies.get(key) === entry) {
+    // Counted at most twice the raw size: the compressed forms are smaller than the body.
+    sizes.set(entry, 2 * done.raw.length);
+    bodies.bytes = (bodies.bytes ?? 0) + 2 * done.raw.length;
+  }
+  // The least recently used go first (a hit moves to the end), but never the one just made.
+  for (const [k, e] of bodies) {
+    if (bodies.size <= MAX_BODIES && (bodies.bytes ?? 0) <= MAX_BYTES) break;
+    if (k === key) continue;
+    bodies.delete(k);
+    bodies.bytes = (bodies.bytes ?? 0) - (sizes.get(e) ?? 0);
+  }
   return entry;
 }
 
