@@ -5,6 +5,10 @@ const io = ["fs", "fs/*", "node:fs", "node:fs/*", "child_process", "node:child_p
 const server = ["@/lib/store", "@/lib/store/*", "@/lib/content/*", "@/lib/studio/*", "@/lib/review/*", "@/lib/working-copy/*"];
 const forbid = (group, message) => ["error", { patterns: [{ group, message, allowTypeImports: true }] }];
 
+/** The content repository's ref names, spelled once (lib/working-copy/layout.ts; the store's default branch in lib/store/default-branch.ts). */
+const refName = "/^refs\\/(heads\\/(main$|drafts\\/)|reviews\\/|approved\\/)/";
+const refMessage = "Ref names come from lib/working-copy/layout.ts (MAIN_REF, draftRef, reviewRef, approvedRef), not a literal.";
+
 const config = [
   { ignores: [".next/**", ".next-*/**", "node_modules/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
   ...next,
@@ -32,12 +36,32 @@ const config = [
     },
   },
   {
-    // The store is the bottom floor: it knows git, not the studio, reviews, pages or agents.
+    // One layout: a ref name typed anywhere else drifts from the one the rest of the app uses.
+    files: ["**/*.ts", "**/*.tsx", "**/*.mjs"],
+    ignores: ["lib/working-copy/layout.ts", "lib/store/default-branch.ts", "**/*.test.ts", "e2e/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: `Literal[value=${refName}]`, message: refMessage },
+        { selector: `TemplateElement[value.raw=${refName}]`, message: refMessage },
+      ],
+    },
+  },
+  {
+    // The store is the bottom floor: it knows git, not notes, the studio, reviews, pages or agents
+    // (the note parser is handed to it: lib/working-copy/content-store.ts).
     files: ["lib/store/**"],
-    ignores: ["**/*.test.ts", "**/*.script.ts"],
+    ignores: ["**/*.test.ts", "**/*.script.ts", "lib/store/testing.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": forbid(
         [
+          "@/lib/notes",
+          "@/lib/notes/*",
+          "@/lib/phases/*",
+          "@/lib/validations/*",
+          "@/lib/auth/*",
+          "@/lib/api/*",
+          "@/lib/http/*",
           "@/lib/content/*",
           "@/lib/studio/*",
           "@/lib/review/*",

@@ -34,14 +34,30 @@ test("an author pastes an image, describes it, publishes the note; readers see i
   const png = await sharp({ create: { width: 480, height: 270, channels: 3, background: "#2b6cb0" } })
     .png()
     .toBuffer();
-  page.once("dialog", (dialog) => {
-    expect(dialog.message()).toMatch(/alt text/);
-    void dialog.accept("Block mask: the kernel skips the grey blocks");
-  });
+  // Esc: the dialog closes, nothing goes in, and the caret is back in the field it was pasted into.
   await pasteImage(page, "Evidence", png);
+  const describe = page.getByRole("dialog", { name: "Describe the image" });
+  await expect(describe).toBeVisible();
+  await expect(describe.getByRole("textbox", { name: "Alt text (required)" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(describe).toBeHidden();
+  await expect(section(page, "Evidence")).toBeFocused();
+  await expect(section(page, "Evidence")).toHaveValue("The mask, as measured:");
+
+  await pasteImage(page, "Evidence", png);
+  await expect(describe).toBeVisible();
+  // Alt text is required: an empty answer is refused in the dialog, and nothing is inserted.
+  await describe.getByRole("button", { name: "Insert image" }).click();
+  await expect(describe.getByRole("alert")).toHaveText(/Alt text is required/);
+  await expect(describe.getByRole("textbox", { name: "Alt text (required)" })).toHaveAttribute("aria-invalid", "true");
+  await expect(section(page, "Evidence")).toHaveValue("The mask, as measured:");
+  await describe.getByRole("textbox", { name: "Alt text (required)" }).fill("Block mask: the kernel skips the grey blocks");
+  await page.keyboard.press("Enter");
+  await expect(describe).toBeHidden();
   await expect(section(page, "Evidence")).toHaveValue(
     new RegExp(`The mask, as measured:\\n\\n!\\[Block mask: the kernel skips the grey blocks\\]\\(assets/${id}/[0-9a-f]{40}\\.png\\)`),
   );
+  await expect(section(page, "Evidence")).toBeFocused();
   const path = /\((assets\/[^)]+)\)/.exec(await section(page, "Evidence").inputValue())![1]!;
   const url = `/${path}`;
 

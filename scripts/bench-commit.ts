@@ -3,9 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseNote } from "@/lib/notes/markdown";
-import { createContentStore, ensureContentRepo, type Oid } from "@/lib/store/api";
+import { ensureContentRepo, type Oid } from "@/lib/store/api";
+import { openContentStore } from "@/lib/working-copy/content-store";
 import { fsck, git, siteYaml, tempDir } from "@/lib/store/testing";
 import { benchNote, idOf } from "./bench-notes";
+import { MAIN_REF } from "@/lib/working-copy/layout";
 
 /**
  * The store's save and index cost against native git, at 100 and 10,000 notes.
@@ -55,9 +57,9 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
   let t = performance.now();
   const all: Record<string, string> = {};
   for (let i = 0; i < notes; i++) all[`notes/${idOf(i)}.md`] = benchNote(i, `Note ${i} of the benchmark archive.`);
-  const builder = createContentStore(gitdir);
+  const builder = openContentStore(gitdir);
   let head: Oid = (
-    await builder.commit({ ref: "refs/heads/main", expected: await builder.resolve("main"), author: AUTHOR, message: `Add ${notes} notes`, changes: all })
+    await builder.commit({ ref: MAIN_REF, expected: await builder.resolve("main"), author: AUTHOR, message: `Add ${notes} notes`, changes: all })
   ).commit;
   const buildMs = performance.now() - t;
 
@@ -75,7 +77,7 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
     t = performance.now();
     const cpu0 = cpuMs();
     const rev = await builder.commit({
-      ref: "refs/heads/main",
+      ref: MAIN_REF,
       expected: head,
       author: AUTHOR,
       message: `Edit ${idOf(i)} (${k})`,
@@ -102,7 +104,7 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
   const nativeCpuMs = withNative ? (childrenCpuMs() - nativeCpuStart) / EDITS : NaN;
 
   // Cold index: a new store instance (a restarted server) reads and parses every note.
-  const cold = createContentStore(gitdir);
+  const cold = openContentStore(gitdir);
   t = performance.now();
   const cpu = process.cpuUsage();
   const snap = await cold.snapshot("main");
@@ -114,7 +116,7 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
   // Warm index: one more commit, then the snapshot of it is built from the previous one.
   const before = cold.stats().notesParsed;
   const next = await cold.commit({
-    ref: "refs/heads/main",
+    ref: MAIN_REF,
     expected: snap.commit,
     author: AUTHOR,
     message: "One more",
@@ -126,7 +128,7 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
   const parsedWarm = cold.stats().notesParsed - before;
 
   // History of one note on a restarted server: a walk over every commit on main (first parents).
-  const fresh = createContentStore(gitdir);
+  const fresh = openContentStore(gitdir);
   t = performance.now();
   const revisions = await fresh.history(`notes/${idOf(editOf(1, notes))}.md`, "main");
   const historyMs = performance.now() - t;
@@ -143,7 +145,7 @@ async function benchSize(notes: number, root: string, { native: withNative }: { 
 
   // Cold index again after `git gc`: every object and ref packed, as after an operator's gc or a big push.
   git(gitdir, "gc", "--quiet");
-  const packed = createContentStore(gitdir);
+  const packed = openContentStore(gitdir);
   t = performance.now();
   const packedSnap = await packed.snapshot("main");
   const coldPackedMs = performance.now() - t;

@@ -3,9 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { createContentStore, ensureContentRepo } from "@/lib/store/api";
+import { ensureContentRepo } from "@/lib/store/api";
+import { openContentStore } from "@/lib/working-copy/content-store";
 import { tempDir } from "@/lib/store/testing";
 import { benchNote, idOf } from "./bench-notes";
+import { MAIN_REF } from "@/lib/working-copy/layout";
 
 /**
  * The read path at scale, against the production server (`next start` of the build in
@@ -179,7 +181,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   const dataDir = path.join(root, `n${notes}`);
   const gitdir = path.join(dataDir, "content.git");
   await buildArchive(gitdir, notes);
-  const store = createContentStore(gitdir);
+  const store = openContentStore(gitdir);
   let edit = 0;
   // A one-note commit on main from outside the server, as an agent's plain-git push would be.
   const commitOne = async () => {
@@ -191,7 +193,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
         ? benchNote(i, `Edit ${k} during the read benchmark.`)
         : (await store.readFile("main", file))!.replace(/^summary: .*$/m, `summary: Edited ${k} during the read benchmark.`);
     const head = await store.resolve("main");
-    await store.commit({ ref: "refs/heads/main", expected: head, author: AUTHOR, message: `Bench edit ${k}`, changes: { [file]: text } });
+    await store.commit({ ref: MAIN_REF, expected: head, author: AUTHOR, message: `Bench edit ${k}`, changes: { [file]: text } });
   };
 
   // Cold start: no derived index on disk yet.
@@ -305,10 +307,10 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
 async function buildArchive(gitdir: string, notes: number) {
   await ensureContentRepo(gitdir, SEED);
   if (notes <= 21) return;
-  const store = createContentStore(gitdir);
+  const store = openContentStore(gitdir);
   const changes: Record<string, string> = {};
   for (let i = 21; i < notes; i++) changes[`notes/${idOf(i)}.md`] = benchNote(i, `Note ${i} of the read benchmark's archive.`);
-  await store.commit({ ref: "refs/heads/main", expected: await store.resolve("main"), author: AUTHOR, message: `Add ${notes - 21} notes`, changes });
+  await store.commit({ ref: MAIN_REF, expected: await store.resolve("main"), author: AUTHOR, message: `Add ${notes - 21} notes`, changes });
 }
 
 type Server = { child: ChildProcess; firstOk: number };

@@ -33,6 +33,9 @@ describe("layer rules", () => {
     ]);
     expect(await problems("lib/queries", 'import { saveDraft } from "@/lib/studio/save-draft";\nexport const s = saveDraft;\n')).toHaveLength(1);
     expect(await problems("components", 'import type { NoteView } from "@/lib/studio/note-view";\nexport type V = NoteView;\n')).toEqual([]);
+    expect(
+      await problems("components", 'import { getContentStore } from "@/lib/working-copy/content-store";\nexport const s = getContentStore;\n'),
+    ).toHaveLength(1);
   });
 
   it("keeps the rules pure and the store at the bottom", async () => {
@@ -40,6 +43,23 @@ describe("layer rules", () => {
     expect(await problems("lib/notes", 'import { getContentStore } from "@/lib/store";\nexport const s = getContentStore;\n')).toHaveLength(1);
     expect(await problems("lib/store", 'import { saveDraft } from "@/lib/studio/save-draft";\nexport const s = saveDraft;\n')).toHaveLength(1);
     expect(await problems("lib/rules", 'import { z } from "zod";\nexport const s = z.string();\n')).toEqual([]);
+    expect(await problems("lib/rules", 'import * as git from "isomorphic-git";\nexport const g = git;\n')).toHaveLength(1);
+    expect(await problems("lib/rules", 'import { createContentStore } from "@/lib/store";\nexport const s = createContentStore;\n')).toHaveLength(1);
+    // The store knows git, not notes: the parser is handed to it (lib/working-copy/content-store.ts).
+    expect(await problems("lib/store", 'import { parseNote } from "@/lib/notes/markdown";\nexport const p = parseNote;\n')).toHaveLength(1);
+    expect(await problems("lib/store", 'import { MAIN_REF } from "@/lib/working-copy/layout";\nexport const m = MAIN_REF;\n')).toHaveLength(1);
+  });
+
+  it("refuses a ref name spelled outside the repository's layout", async () => {
+    for (const code of [
+      'export const main = "refs/heads/main";\n',
+      "export const draft = (id: string) => `refs/heads/drafts/${id}`;\n",
+      'export const review = (id: string) => "refs/reviews/" + id;\n',
+    ]) {
+      expect(await problems("lib/content", code)).toEqual([expect.stringContaining("no-restricted-syntax")]);
+    }
+    // Other refs and the word "main" are not the layout's business.
+    expect(await problems("lib/content", 'export const refs = ["refs/heads/", "main", "refs/tags/v1"];\n')).toEqual([]);
   });
 
   it("fails on an import cycle", async () => {

@@ -1,3 +1,4 @@
+import { getContentStore } from "@/lib/working-copy/content-store";
 import fs from "node:fs";
 import path from "node:path";
 import { parseFeed } from "@rowanmanning/feed-parser";
@@ -5,7 +6,6 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPublishedView } from "@/lib/content/published";
 import { lastChanges } from "@/lib/public/last-change";
-import { getContentStore } from "@/lib/store";
 import { git, noteFile, tempDir } from "@/lib/store/testing";
 import { studioFixture } from "@/lib/testing/studio";
 import { decodeEntities, liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";

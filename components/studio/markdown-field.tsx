@@ -3,6 +3,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import MDEditor, { commands, type ICommand, type MDEditorProps, type TextAreaTextApi } from "@uiw/react-md-editor/nohighlight";
 import { loadPreviewDiagrams, previewOptions } from "@/lib/render/preview";
+import { AltTextDialog } from "./alt-text-dialog";
 import { NoteLinkDialog, type NoteChoice } from "./note-link-dialog";
 import { useImageUpload } from "./use-image-upload";
 import styles from "./studio.module.css";
@@ -123,6 +124,15 @@ export default function MarkdownField(props: {
         <p className={styles.hint} role="status">
           {images.status}
         </p>
+      ) : null}
+      {images.describing ? (
+        <AltTextDialog
+          key={images.describing.path}
+          url={images.describing.url}
+          fileName={images.describing.fileName}
+          onDescribe={images.describe}
+          onCancel={images.cancelDescribing}
+        />
       ) : null}
       {picking ? (
         <NoteLinkDialog

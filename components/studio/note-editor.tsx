@@ -14,6 +14,7 @@ import { noteIdIn } from "@/lib/hooks/note-choices";
 import { tickClock, useClock } from "@/lib/hooks/use-clock";
 import { useUnsavedEdits } from "@/lib/hooks/use-unsaved-edits";
 import { StudioApiError } from "@/lib/queries/fetch";
+import { conflictOf } from "@/lib/api/bodies";
 import { useNote } from "@/lib/queries/use-note";
 import { useChangeStatus, useCreateNote, usePublishNote, useSaveDraft } from "@/lib/queries/use-note-mutations";
 import { StatusBadge } from "@/components/status-badge";
@@ -199,25 +200,18 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
       setMessage({ kind: "error", text: error instanceof Error ? error.message : String(error) });
       return;
     }
-    const body = error.body as Record<string, unknown> & { error: { code: string; message: string; where?: Where[]; unmet?: string[] } };
-    if (error.status === 409 && body.theirs && (body.error.code === "stale-revision" || body.error.code === "main-changed")) {
-      const theirs = body.theirs as {
-        fields: NoteFields | null;
-        revision?: string;
-        lastChange?: { author: { name: string } } | null;
-        author?: { name: string };
-      };
-      if (theirs.fields) {
-        setConflict({
-          theirs: theirs.fields,
-          yours: fields,
-          base: (body.base as NoteFields | null | undefined) ?? (body.error.code === "main-changed" ? null : base.fields),
-          by: theirs.lastChange?.author.name ?? theirs.author?.name ?? "Someone",
-          revision: body.error.code === "main-changed" ? base.revision : (theirs.revision ?? base.revision),
-          main: typeof body.main === "string" ? body.main : undefined,
-        });
-        return;
-      }
+    const body = error.body;
+    const theirs = conflictOf(error.status, body);
+    if (theirs) {
+      setConflict({
+        theirs: theirs.theirs,
+        yours: fields,
+        base: theirs.base ?? (theirs.main ? null : base.fields),
+        by: theirs.by,
+        revision: theirs.revision ?? base.revision,
+        main: theirs.main,
+      });
+      return;
     }
     if (body.error.where?.length) setServerProblems(body.error.where);
     setMessage({ kind: "error", text: body.error.message, unmet: body.error.unmet });

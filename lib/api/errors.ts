@@ -1,30 +1,109 @@
 /**
- * The one error type of the studio API. Domain code throws it with the status a client should see
- * and a body that says what went wrong and where; ./respond.ts turns it (and zod errors, and the
- * store's errors) into a response in one place.
+ * The one error type of the studio API, and the one table of its error codes. Domain code throws
+ * ApiError with a code from API_ERRORS and the status the table gives it (the compiler refuses any
+ * other pair); ./respond.ts turns it (and zod errors, and the store's errors) into a response in
+ * one place; the studio's client (lib/queries/fetch.ts) reads the same codes back with the schemas
+ * in ./bodies.ts.
  */
 
-export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 503;
+/** Every code the studio API answers, with its HTTP status. A new code is added here first. */
+export const API_ERRORS = {
+  // The request itself is wrong: nothing was read or written.
+  "bad-request": 400,
+  "bad-json": 400,
+  "bad-multipart": 400,
+  "empty-file": 400,
+  "missing-file": 400,
+  // The one code with two statuses: a JSON body over 2 MB has answered 400 since the API began, an
+  // image over its limit 413; clients read the code, and both say "too large".
+  "too-large": [400, 413],
+  // Who asks.
+  unauthenticated: 401,
+  "bad-token": 401,
+  forbidden: 403,
+  "not-your-comment": 403,
+  "self-verdict": 403,
+  "not-found": 404,
+  // The repository moved or is busy: nothing was written; the body says what is there now.
+  "stale-revision": 409,
+  "main-changed": 409,
+  locked: 409,
+  busy: 409,
+  "already-resolved": 409,
+  "already-open": 409,
+  "unsupported-media-type": 415,
+  "unsupported-image": 415,
+  // A rule refused the write: every finding is in `where` / `unmet`.
+  // A revision the request names (a thread's, a publish's) that the repository does not hold.
+  "unknown-revision": 422,
+  "quote-not-found": 422,
+  "invalid-note": 422,
+  "unknown-phase": 422,
+  "boundary-removed": 422,
+  policy: 422,
+  "write-refused": 422,
+  "transition-refused": 422,
+  "publish-refused": 422,
+  "close-refused": 422,
+  "reopen-refused": 422,
+  "not-reviewable": 422,
+  "read-only-field": 422,
+  unchanged: 422,
+  "broken-image": 422,
+  "too-many-pixels": 422,
+  "image-refused": 422,
+  "review-refused": 422,
+  // The git remote is out of reach: nothing was written, the same request can be sent again.
+  "remote-unavailable": 503,
+  // Never sent by the server: the studio's client answers it itself when the server cannot be reached.
+  offline: 503,
+  // The server failed; the error is in its log.
+  internal: 500,
+} as const satisfies Record<string, number | readonly number[]>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+/** The status (or statuses) the table gives `C`. */
+export type StatusOf<C extends ApiErrorCode> = C extends ApiErrorCode
+  ? (typeof API_ERRORS)[C] extends readonly (infer S)[]
+    ? S
+    : (typeof API_ERRORS)[C]
+  : never;
+export type ApiStatus = StatusOf<ApiErrorCode>;
 
 /** Where in the request or the note a problem is: a field path ("title", "sections.evidence") and, for text, a line. */
 export type Where = { field: string; message: string; line?: number; column?: number; rule?: string; excerpt?: string };
 
+type Detail = { where?: Where[]; unmet?: string[] };
+
 export type ApiErrorBody = {
-  error: { status: ApiStatus | 500; code: string; message: string; where?: Where[]; unmet?: string[] };
+  error: { status: ApiStatus; code: ApiErrorCode; message: string; where?: Where[]; unmet?: string[] };
 };
 
+/** A status and a code that belong together in API_ERRORS, then the message, detail and extra body members. */
+type ErrorArgs = {
+  [C in ApiErrorCode]: [status: StatusOf<C>, code: C, message: string, detail?: Detail, extra?: Record<string, unknown>];
+}[ApiErrorCode];
+
 export class ApiError extends Error {
-  constructor(
-    readonly status: ApiStatus,
-    readonly code: string,
-    message: string,
-    readonly detail: { where?: Where[]; unmet?: string[] } = {},
-    /** Extra top-level members of the body, e.g. both versions of a stale save. */
-    readonly extra: Record<string, unknown> = {},
-  ) {
+  readonly status: ApiStatus;
+  readonly code: ApiErrorCode;
+  readonly detail: Detail;
+  /** Extra top-level members of the body, e.g. both versions of a stale save. */
+  readonly extra: Record<string, unknown>;
+
+  constructor(...[status, code, message, detail = {}, extra = {}]: ErrorArgs) {
     super(message);
     this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.extra = extra;
   }
+}
+
+/** The same, for a helper that picks the code at run time: the status must still be the table's. */
+export function apiError<C extends ApiErrorCode>(status: StatusOf<C>, code: C, message: string, detail?: Detail, extra?: Record<string, unknown>): ApiError {
+  return new ApiError(...([status, code, message, detail, extra] as ErrorArgs));
 }
 
 export const notFound = (what: string) => new ApiError(404, "not-found", what);

@@ -1,3 +1,4 @@
+import "server-only";
 import { ZodError, type z } from "zod";
 import { RefConflictError, RefLockedError, RemoteUnavailableError, StoreRequestError, UnknownRevisionError } from "@/lib/store";
 import { ApiError, type ApiErrorBody, type Where } from "./errors";
@@ -27,10 +28,11 @@ export function errorResponse(error: unknown): Response {
     response.headers.set("retry-after", "30");
     return response;
   }
-  if (error instanceof UnknownRevisionError) return errorResponse(new ApiError(404, "unknown-revision", error.message));
+  if (error instanceof UnknownRevisionError) return errorResponse(new ApiError(422, "unknown-revision", error.message));
   if (error instanceof StoreRequestError) return errorResponse(new ApiError(400, "bad-request", error.message));
   console.error("studio API: unexpected error", error);
-  return json({ error: { status: 500, code: "internal", message: "the server failed to answer this request; the error is in its log" } }, 500);
+  const body: ApiErrorBody = { error: { status: 500, code: "internal", message: "the server failed to answer this request; the error is in its log" } };
+  return json(body, 500);
 }
 
 /** Run a handler, answering its errors through errorResponse. */

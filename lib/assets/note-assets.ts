@@ -1,4 +1,5 @@
-import type { ContentStore, Oid } from "@/lib/store/types";
+import type { ContentStore } from "@/lib/working-copy/content-store";
+import type { Oid } from "@/lib/store/types";
 import { assetPathsOf, parseAssetPath, type AssetContext, type AssetFacts } from "@/lib/rules/images";
 import type { Note } from "@/lib/notes/schema";
 import { inspectAsset } from "./inspect";

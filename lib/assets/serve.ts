@@ -1,6 +1,6 @@
+import { getContentStore } from "@/lib/working-copy/content-store";
 import { requireActor } from "@/lib/auth/actor";
 import { decodeParam } from "@/lib/http/params";
-import { getContentStore } from "@/lib/store";
 import { IMAGE_TYPES, parseAssetPath, type ImageExt } from "@/lib/rules/images";
 import { draftRef, MAIN_REF } from "@/lib/working-copy/layout";
 import { derivedImage, parseDerivedName } from "./derived";

@@ -1,4 +1,4 @@
-import { getContentStore } from "@/lib/store";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import { imagesIn, parseAssetPath } from "@/lib/rules/images";
 import type { ImageSize, ImageSizes } from "@/lib/render/images";
 import { inspectAsset } from "./inspect";

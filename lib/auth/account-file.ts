@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { openMirror, RefConflictError, remoteConfig, type ContentStore } from "@/lib/store";
+import { DEFAULT_BRANCH, openMirror, RefConflictError, remoteConfig, type ContentStore } from "@/lib/store";
 
 /**
  * Accounts live in one JSON document (never in the content repository): names, roles, password
@@ -132,7 +132,9 @@ async function lock(lockFile: string): Promise<() => Promise<void>> {
 
 // ---- accounts in a git repository of their own (ACCOUNTS_REMOTE) ----
 
-const ACCOUNTS_REF = "refs/heads/main";
+// The accounts repository has one branch, the one a new repository starts on (it holds no notes,
+// so it is not laid out as lib/working-copy/layout.ts says the content repository is).
+export const ACCOUNTS_REF = DEFAULT_BRANCH;
 const ACCOUNTS_BLOB = ACCOUNTS_FILE;
 const WRITER = { name: "Field Notes accounts", email: "accounts@field-notes.invalid" };
 const STORE = Symbol.for("field-notes.accounts-store");

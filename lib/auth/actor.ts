@@ -1,3 +1,4 @@
+import "server-only";
 import { getServerSession } from "next-auth";
 import { ApiError } from "@/lib/api/errors";
 import type { Role } from "@/lib/rules/status-machine";

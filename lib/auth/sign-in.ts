@@ -1,3 +1,4 @@
+import "server-only";
 import { findAccount } from "./accounts";
 import { addressBucket } from "./client-address";
 import { decoyHash, verifyPassword } from "./password";

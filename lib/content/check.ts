@@ -6,7 +6,7 @@ import { acceptWrite, needsApproval, type NoteWrite, type NoteWriteContext, type
 import { APPROVED_BY, approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
 import { actorIdOfEmail } from "@/lib/auth/identity";
 import { readReviewLog } from "@/lib/review/review-log";
-import { createContentStore } from "@/lib/store";
+import { openContentStore } from "@/lib/working-copy/content-store";
 import { assetFolderFindings, committedAssets } from "@/lib/assets/committed";
 import type { Oid, Revision } from "@/lib/store/types";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
@@ -154,7 +154,7 @@ const PLAIN_GIT = { id: "plain git", role: "author" } as const;
  * which a forger writes as easily as the commit.
  */
 export async function checkRepository(gitdir: string, opts: { ref?: string; since?: string; all?: boolean } = {}): Promise<CheckResult> {
-  const store = createContentStore(gitdir);
+  const store = openContentStore(gitdir);
   if (!opts.all) {
     const ref = opts.ref ?? "HEAD";
     if (!(await store.resolve(ref))) throw new Error(`${ref}: no such ref in ${gitdir}`);
@@ -247,7 +247,7 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
   return findings;
 }
 
-type Store = ReturnType<typeof createContentStore>;
+type Store = ReturnType<typeof openContentStore>;
 
 async function blobOf(store: Store, commit: Oid, file: string): Promise<string | null> {
   const id = path.basename(file, ".md");

@@ -1,5 +1,5 @@
-import { getContentStore } from "@/lib/store";
-import type { ContentStore, Oid } from "@/lib/store/types";
+import { getContentStore, type ContentStore } from "@/lib/working-copy/content-store";
+import type { Oid } from "@/lib/store/types";
 import type { Note } from "@/lib/notes/schema";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
 import { deltaOf, isVerifiedStatus, type PhaseNoteFact } from "@/lib/rules/phase-closeout";

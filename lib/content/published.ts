@@ -1,5 +1,6 @@
-import { getContentStore } from "@/lib/store";
-import type { Oid, Revision, Snapshot } from "@/lib/store/types";
+import { getContentStore, type Snapshot } from "@/lib/working-copy/content-store";
+import { MAIN_REF } from "@/lib/working-copy/layout";
+import type { Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { parseSite, SITE_FILE, type Site } from "./site";
 import { mentionedIds } from "./links";
@@ -14,7 +15,8 @@ import { mentionedIds } from "./links";
  * their links re-read. One view per process, on globalThis, shared by Next's bundle layers.
  */
 
-export const PUBLISHED_REF = "refs/heads/main";
+/** What the public and agents read: main (lib/working-copy/layout.ts). */
+export const PUBLISHED_REF = MAIN_REF;
 
 export type PublishedView = {
   commit: Oid;

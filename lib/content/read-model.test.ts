@@ -5,7 +5,8 @@ import { deriveView, type PublishedView } from "@/lib/content/published";
 import { parseSite, SITE_FILE } from "@/lib/content/site";
 import { nextChanges } from "@/lib/public/last-change";
 import { moveIndex, newSearchIndex } from "@/lib/search";
-import { createContentStore, ensureContentRepo } from "@/lib/store/api";
+import { ensureContentRepo } from "@/lib/store/api";
+import { openContentStore } from "@/lib/working-copy/content-store";
 import { noteFile, tempDir } from "@/lib/store/testing";
 import type { Revision } from "@/lib/store/types";
 import fs from "node:fs";
@@ -36,12 +37,12 @@ const commits = fc.array(fc.array(noteOp, { minLength: 1, maxLength: 3 }), { min
 
 const root = tempDir("read-model");
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-let shared: ReturnType<typeof createContentStore> | null = null;
+let shared: ReturnType<typeof openContentStore> | null = null;
 async function repository() {
   if (!shared) {
     const gitdir = path.join(root, "content.git");
     await ensureContentRepo(gitdir, path.resolve("content"));
-    shared = createContentStore(gitdir);
+    shared = openContentStore(gitdir);
   }
   return shared;
 }

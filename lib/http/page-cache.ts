@@ -1,9 +1,10 @@
+import { getContentStore } from "@/lib/working-copy/content-store";
+import { MAIN_REF } from "@/lib/working-copy/layout";
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { cachedBytes, encodedFor } from "@/lib/agents/bytes";
 import { etagMatches } from "@/lib/agents/http";
-import { getContentStore } from "@/lib/store";
 import { etagFor, originVary, requestOrigin } from "./origin";
 
 /**
@@ -59,7 +60,7 @@ export async function cachedPage(request: NextRequest): Promise<Response | null>
   if (!cacheable(request)) return null;
   let commit: string | null;
   try {
-    commit = await (await getContentStore()).resolve("refs/heads/main");
+    commit = await (await getContentStore()).resolve(MAIN_REF);
   } catch {
     return null;
   }
@@ -125,7 +126,7 @@ async function fill(request: NextRequest, commit: string, key: string): Promise<
   if (!answer || answer.status !== 200 || s.commit !== commit) return;
   if (!String(answer.headers["content-type"] ?? "").startsWith("text/html")) return;
   // A render that raced a commit on main may hold the newer commit: keep it only if main is still there.
-  if ((await (await getContentStore()).resolve("refs/heads/main")) !== commit || s.commit !== commit) return;
+  if ((await (await getContentStore()).resolve(MAIN_REF)) !== commit || s.commit !== commit) return;
   const kept: [string, string][] = [];
   for (const [name, value] of Object.entries(answer.headers)) {
     if (HOP.has(name) || name.startsWith("x-middleware") || value === undefined) continue;

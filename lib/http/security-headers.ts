@@ -1,8 +1,9 @@
+import { getContentStore } from "@/lib/working-copy/content-store";
+import { MAIN_REF } from "@/lib/working-copy/layout";
 import { NextResponse, type NextRequest } from "next/server";
 import { forwardClientAddress } from "@/lib/auth/client-address";
 import { sessionSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/env";
-import { getContentStore } from "@/lib/store";
 import { API_POLICY, baseHeaders, commitNonce, isApiPath, isPrivatePath, pagePolicy, randomNonce } from "./csp";
 import { requestOrigin } from "./origin";
 
@@ -46,7 +47,7 @@ async function policyFor(request: NextRequest): Promise<string> {
  */
 async function publicNonce(request: NextRequest, siteUrl: string | null): Promise<string | null> {
   try {
-    const commit = await (await getContentStore()).resolve("refs/heads/main");
+    const commit = await (await getContentStore()).resolve(MAIN_REF);
     return commit && commitNonce(sessionSecret(), commit, requestOrigin(request.headers, siteUrl));
   } catch (e) {
     console.error("security headers: main's commit could not be read for the page's nonce; using a random one", e);

@@ -1,5 +1,5 @@
+import { getContentStore } from "@/lib/working-copy/content-store";
 import type { PublishedView } from "@/lib/content/published";
-import { getContentStore } from "@/lib/store";
 import type { Revision } from "@/lib/store/types";
 
 /**

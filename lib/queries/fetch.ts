@@ -1,3 +1,4 @@
+import { readErrorBody } from "@/lib/api/bodies";
 import type { ApiErrorBody } from "@/lib/api/errors";
 
 /** The browser's side of the studio API: JSON in, JSON out, and an error that keeps the answer's body. */
@@ -23,10 +24,12 @@ export async function studioFetch<T>(path: string, init: { method?: string; body
       cache: "no-store",
     });
   } catch {
-    throw new StudioApiError(0, { error: { status: 500, code: "offline", message: "the server could not be reached; your text is kept in this browser" } });
+    throw new StudioApiError(0, { error: { status: 503, code: "offline", message: "the server could not be reached; your text is kept in this browser" } });
   }
   const body = (await response.json().catch(() => null)) as unknown;
-  if (!response.ok) throw new StudioApiError(response.status, body as ApiErrorBody & Record<string, unknown>);
+  // An error answer is read with the API's own schema (lib/api/bodies.ts): an answer that is not
+  // one (a proxy's error page) keeps its status and no body, and the message says so.
+  if (!response.ok) throw new StudioApiError(response.status, readErrorBody(body));
   return body as T;
 }
 

@@ -1,6 +1,9 @@
+import "server-only";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import { config } from "@/lib/env";
-import { getAccountsStore } from "@/lib/auth/account-file";
-import { getContentStore, remoteConfig } from "@/lib/store";
+import { ACCOUNTS_REF, getAccountsStore } from "@/lib/auth/account-file";
+import { remoteConfig } from "@/lib/store";
+import { MAIN_REF } from "@/lib/working-copy/layout";
 
 /**
  * Fetch now from every configured remote (the webhook's work; polling does the same on a timer).
@@ -16,7 +19,7 @@ export async function syncRemotes(): Promise<{ content?: string | null; accounts
       (async () => {
         const store = await getContentStore();
         await store.remote?.sync();
-        out.content = await store.resolve("refs/heads/main");
+        out.content = await store.resolve(MAIN_REF);
       })(),
     );
   }
@@ -25,7 +28,7 @@ export async function syncRemotes(): Promise<{ content?: string | null; accounts
       (async () => {
         const store = await getAccountsStore(config().dataDir);
         await store.remote?.sync();
-        out.accounts = await store.resolve("refs/heads/main");
+        out.accounts = await store.resolve(ACCOUNTS_REF);
       })(),
     );
   }

@@ -1,3 +1,4 @@
+import "server-only";
 import type { StudioActor } from "@/lib/auth/identity";
 import type { VerdictRequest } from "@/lib/validations/review";
 import { reviewTarget } from "./review-target";

@@ -1,4 +1,5 @@
-import { getContentStore } from "@/lib/store";
+import "server-only";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import type { StudioActor } from "@/lib/auth/identity";
 import type { Status } from "@/lib/notes/schema";
 import { DRAFTS_PREFIX, idOfDraftRef } from "@/lib/working-copy/layout";

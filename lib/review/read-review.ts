@@ -1,3 +1,4 @@
+import "server-only";
 import type { ReviewState } from "@/lib/rules/status-machine";
 import type { Status } from "@/lib/notes/schema";
 import { deriveReviewState, verdictState, type DerivedReview } from "./derive";

@@ -1,7 +1,9 @@
+import type { ContentStore } from "@/lib/working-copy/content-store";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContentStore, ensureContentRepo, type ContentStore } from "@/lib/store/api";
+import { ensureContentRepo } from "@/lib/store/api";
+import { openContentStore } from "@/lib/working-copy/content-store";
 import { fsck, git, tempDir } from "@/lib/store/testing";
 import { commitPerson } from "@/lib/auth/identity";
 import { deriveReviewState } from "./derive";
@@ -19,7 +21,7 @@ beforeAll(async () => {
   dir = tempDir("review-log");
   gitdir = path.join(dir, "content.git");
   await ensureContentRepo(gitdir, path.resolve("content"));
-  store = createContentStore(gitdir);
+  store = openContentStore(gitdir);
   revision = (await store.resolve("refs/heads/main"))!;
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

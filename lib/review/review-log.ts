@@ -1,5 +1,6 @@
+import type { ContentStore } from "@/lib/working-copy/content-store";
 import { randomBytes } from "node:crypto";
-import { RefConflictError, type ContentStore, type Oid, type Person } from "@/lib/store/api";
+import { RefConflictError, type Oid, type Person } from "@/lib/store/api";
 import { reviewRef } from "@/lib/working-copy/layout";
 import { LOG_FILE, recordPath, reviewRecordSchema, type ReviewRecord } from "./records";
 

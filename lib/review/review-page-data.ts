@@ -1,4 +1,5 @@
-import { getContentStore } from "@/lib/store";
+import "server-only";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Note } from "@/lib/notes/schema";
 import { diffNotes, type FieldDiff } from "@/lib/diff/sections";
 import { MAIN_REF, notePath } from "@/lib/working-copy/layout";

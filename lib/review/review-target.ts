@@ -1,5 +1,6 @@
-import { getContentStore } from "@/lib/store";
-import type { ContentStore, Oid } from "@/lib/store/types";
+import "server-only";
+import { getContentStore, type ContentStore } from "@/lib/working-copy/content-store";
+import type { Oid } from "@/lib/store/types";
 import type { Note } from "@/lib/notes/schema";
 import { revisionAuthors, revisionsOf, workingCopy, type WorkingCopy } from "@/lib/working-copy/working-copy";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { StudioActor } from "@/lib/auth/identity";
 import { SECTIONS } from "@/lib/notes/schema";
 import { notePath } from "@/lib/working-copy/layout";

@@ -10,7 +10,7 @@ process.env.CONTENT_REPO = path.join(dir, "content.git");
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const { getPublishedView } = await import("@/lib/content/published");
-const { getContentStore } = await import("@/lib/store");
+const { getContentStore } = await import("@/lib/working-copy/content-store");
 const { searchNotes } = await import("./index");
 
 function pushWithGit(branch: string, files: Record<string, string>, message: string) {

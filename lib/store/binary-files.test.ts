@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createContentStore, ensureContentRepo } from "./api";
 import { fsck, git, seedFolder, tempDir } from "./testing";
+import { parseNote } from "@/lib/notes/markdown";
 
 /** A note's images are binary files: staged as blobs, committed with the note in one commit, read back byte for byte. */
 
@@ -17,7 +18,7 @@ describe("binary files", () => {
     made.push(seed, dir);
     const gitdir = path.join(dir, "content.git");
     await ensureContentRepo(gitdir, seed);
-    const store = createContentStore(gitdir);
+    const store = createContentStore(gitdir, { parse: parseNote });
 
     // Every byte value, including ones that are not valid UTF-8: a text round-trip would mangle them.
     const bytes = Uint8Array.from({ length: 512 }, (_, i) => i % 256);

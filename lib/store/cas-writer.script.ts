@@ -1,4 +1,4 @@
-import { createContentStore, RefConflictError } from "./api";
+import { createContentStore, DEFAULT_BRANCH, RefConflictError } from "./api";
 import { noteFile } from "./testing";
 
 /**
@@ -13,10 +13,10 @@ async function main() {
   for (let i = 0; i < Number(count); i++) {
     const id = `${name}-${String(i).padStart(3, "0")}`;
     for (;;) {
-      const head = await store.resolve("refs/heads/main");
+      const head = await store.resolve(DEFAULT_BRANCH);
       try {
         await store.commit({
-          ref: "refs/heads/main",
+          ref: DEFAULT_BRANCH,
           expected: head,
           author: { name, email: `${name.toLowerCase()}@example.org` },
           message: `${name} writes ${id}`,

@@ -5,23 +5,25 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createContentStore, ensureContentRepo, RefConflictError, RefLockedError, type ContentStore, type Oid } from "./api";
 import { fsck, git, noteFile, seedFolder, tempDir } from "./testing";
+import { parseNote } from "@/lib/notes/markdown";
+import type { Note } from "@/lib/notes/schema";
 
 const made: string[] = [];
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-async function freshStore(): Promise<ContentStore> {
+async function freshStore(): Promise<ContentStore<Note>> {
   const seed = seedFolder(["AFN-001"]);
   const dir = tempDir("cas");
   made.push(seed, dir);
   const gitdir = path.join(dir, "content.git");
   await ensureContentRepo(gitdir, seed);
-  return createContentStore(gitdir);
+  return createContentStore(gitdir, { parse: parseNote });
 }
 
 const writer = (n: number) => `Writer ${String(n).padStart(2, "0")}`;
 const noteOf = (n: number) => `notes/AFN-${100 + n}.md`;
 
-function write(store: ContentStore, n: number, expected: Oid | null, round = 1) {
+function write(store: ContentStore<Note>, n: number, expected: Oid | null, round = 1) {
   return store.commit({
     ref: "refs/heads/main",
     expected,

@@ -1,6 +1,7 @@
 import http from "node:http";
 import path from "node:path";
-import { ensureContentRepo, getContentStore } from "@/lib/store";
+import { ensureContentRepo } from "@/lib/store";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import * as notes from "@/app/api/studio/notes/route";
 import * as note from "@/app/api/studio/notes/[id]/route";
 import { acquireRefLock } from "./ref-update";

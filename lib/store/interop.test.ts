@@ -3,6 +3,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createContentStore, ensureContentRepo, RefConflictError, type ContentStore } from "./api";
 import { fsck, git, noteFile, seedFolder, tempDir } from "./testing";
+import { parseNote } from "@/lib/notes/markdown";
+import type { Note } from "@/lib/notes/schema";
 
 /**
  * The repository is shared with native git: an agent clones it, commits a note and pushes; an
@@ -20,19 +22,19 @@ afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true }
 
 const EDITOR = { name: "Ada Editor", email: "ada@example.org" };
 
-async function freshStore(): Promise<ContentStore> {
+async function freshStore(): Promise<ContentStore<Note>> {
   const seed = seedFolder(["AFN-001", "AFN-002"]);
   made.push(seed);
   const gitdir = path.join(temp("interop"), "content.git");
   await ensureContentRepo(gitdir, seed);
-  return createContentStore(gitdir);
+  return createContentStore(gitdir, { parse: parseNote });
 }
 
-async function save(store: ContentStore, changes: Record<string, string | null>, message: string) {
+async function save(store: ContentStore<Note>, changes: Record<string, string | null>, message: string) {
   return store.commit({ ref: "refs/heads/main", expected: await store.resolve("main"), author: EDITOR, message, changes });
 }
 
-function cloneOf(store: ContentStore): string {
+function cloneOf(store: ContentStore<Note>): string {
   const work = temp("clone");
   git(work, "clone", "--quiet", store.gitdir, ".");
   return work;
@@ -111,7 +113,7 @@ describe("the store reads what native git writes", () => {
     expect(fs.readdirSync(path.join(store.gitdir, "objects")).filter((d) => /^[0-9a-f]{2}$/.test(d))).toEqual([]);
 
     // A restarted server reads everything from the pack.
-    const cold = createContentStore(store.gitdir);
+    const cold = createContentStore(store.gitdir, { parse: parseNote });
     expect(await cold.resolve("main")).toBe(head);
     expect(await cold.snapshot("main")).toEqual(expected);
     expect(await cold.history("notes/AFN-001.md", "main")).toEqual(expectedHistory);

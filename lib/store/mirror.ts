@@ -2,13 +2,14 @@ import * as git from "isomorphic-git";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import { DEFAULT_BRANCH_NAME } from "./default-branch";
 import { gitFs } from "./git-fs";
 import { clearStaleRefLocks } from "./ref-lock";
 import { listRefNames, readRef } from "./refs";
 import { RemoteUnavailableError, type RemoteOptions } from "./remote";
 import { ensureContentRepo, isRepository } from "./seed";
 import { createContentStore } from "./store";
-import type { ContentStore, RemoteLink } from "./types";
+import type { ContentStore, NoteParser, RemoteLink } from "./types";
 
 /**
  * Opening a local repository that mirrors a remote (./remote), and keeping it in step by polling.
@@ -23,13 +24,13 @@ import type { ContentStore, RemoteLink } from "./types";
  *   a remote on for an existing site moves its content there instead of deleting it.
  */
 
-export type MirrorOptions = { remote: RemoteOptions; seedDir: string | null; label: string; pollSeconds: number };
+export type MirrorOptions<N> = { remote: RemoteOptions; seedDir: string | null; label: string; pollSeconds: number; parse?: NoteParser<N> };
 
-export async function openMirror(gitdir: string, options: MirrorOptions): Promise<ContentStore> {
+export async function openMirror<N = never>(gitdir: string, options: MirrorOptions<N>): Promise<ContentStore<N>> {
   const existed = await isRepository(gitdir);
   if (existed) await clearStaleRefLocks(gitdir);
   else await initBare(gitdir);
-  const store = createContentStore(gitdir, { remote: options.remote });
+  const store = createContentStore<N>(gitdir, { remote: options.remote, parse: options.parse });
   const link = store.remote!;
   try {
     const listed = await link.list();
@@ -43,7 +44,7 @@ export async function openMirror(gitdir: string, options: MirrorOptions): Promis
   return store;
 }
 
-async function giveContent(store: ContentStore, link: RemoteLink, options: MirrorOptions): Promise<void> {
+async function giveContent<N>(store: ContentStore<N>, link: RemoteLink, options: MirrorOptions<N>): Promise<void> {
   const mirrored = async () => (await Promise.all(options.remote.namespaces.map((p) => listRefNames(store.gitdir, p)))).flat();
   if ((await mirrored()).length === 0 && options.seedDir) await ensureContentRepo(store.gitdir, options.seedDir);
   for (const ref of await mirrored()) {
@@ -56,7 +57,7 @@ async function initBare(gitdir: string): Promise<void> {
   await fs.mkdir(path.dirname(gitdir), { recursive: true });
   const tmp = `${gitdir}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
-    await git.init({ fs: gitFs, gitdir: tmp, bare: true, defaultBranch: "main" });
+    await git.init({ fs: gitFs, gitdir: tmp, bare: true, defaultBranch: DEFAULT_BRANCH_NAME });
     await fs.writeFile(path.join(tmp, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
     try {
       await fs.rename(tmp, gitdir);
@@ -74,7 +75,7 @@ const POLLERS = Symbol.for("field-notes.remote-pollers");
 const pollers = ((globalThis as Record<symbol, unknown>)[POLLERS] ??= new Map<string, NodeJS.Timeout>()) as Map<string, NodeJS.Timeout>;
 
 /** Fetch every `pollSeconds`; report only changes between reachable and not, never each poll. */
-function startPolling(link: RemoteLink, options: MirrorOptions): void {
+function startPolling<N>(link: RemoteLink, options: MirrorOptions<N>): void {
   const key = `${options.label}\0${link.displayUrl}`;
   const old = pollers.get(key);
   if (old) clearInterval(old);

@@ -6,6 +6,8 @@ import { createContentStore, ensureContentRepo, RefLockedError, type ContentStor
 import { acquireRefLock } from "./ref-update";
 import { procStat, STALE_UNATTRIBUTED_MS, thisWriter, type Writer } from "./ref-lock";
 import { fsck, git, noteFile, seedFolder, tempDir } from "./testing";
+import { parseNote } from "@/lib/notes/markdown";
+import type { Note } from "@/lib/notes/schema";
 
 /**
  * The stale-lock rule (docs/decisions/stale-ref-locks.md): a lock whose writer is gone, or that
@@ -20,20 +22,20 @@ afterEach(() => vi.restoreAllMocks());
 
 const DRAFT = "refs/heads/drafts/AFN-001";
 
-async function freshStore(): Promise<ContentStore> {
+async function freshStore(): Promise<ContentStore<Note>> {
   const seed = seedFolder(["AFN-001", "AFN-002"]);
   const dir = tempDir("ref-lock");
   made.push(seed, dir);
   const gitdir = path.join(dir, "content.git");
   await ensureContentRepo(gitdir, seed);
-  const store = createContentStore(gitdir);
+  const store = createContentStore(gitdir, { parse: parseNote });
   // A draft branch, as the studio makes one.
   await store.updateRef(DRAFT, null, (await store.resolve("main"))!);
   return store;
 }
 
 let round = 0;
-function saveDraft(store: ContentStore, ref = DRAFT) {
+function saveDraft(store: ContentStore<Note>, ref = DRAFT) {
   round++;
   return store.resolve(ref).then((head) =>
     store.commit({
@@ -46,7 +48,7 @@ function saveDraft(store: ContentStore, ref = DRAFT) {
   );
 }
 
-const lockOf = (store: ContentStore, ref: string) => path.join(store.gitdir, `${ref}.lock`);
+const lockOf = (store: ContentStore<Note>, ref: string) => path.join(store.gitdir, `${ref}.lock`);
 const plant = (file: string, text: string, ageMs = 0) => {
   fs.writeFileSync(file, text);
   const when = new Date(Date.now() - ageMs);
@@ -54,7 +56,7 @@ const plant = (file: string, text: string, ageMs = 0) => {
 };
 const writerLock = (w: Writer) => `${JSON.stringify(w)}\n`;
 /** The lock native git leaves when it dies mid-write: the new value only, no writer. */
-const gitLock = (store: ContentStore) => `${git(store.gitdir, "rev-parse", "main")}\n`;
+const gitLock = (store: ContentStore<Note>) => `${git(store.gitdir, "rev-parse", "main")}\n`;
 
 function deadPid(): number {
   const done = spawnSync(process.execPath, ["-e", "0"]);

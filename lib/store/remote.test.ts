@@ -6,6 +6,8 @@ import { openMirror } from "./mirror";
 import { afterRejection, RemoteUnavailableError } from "./remote";
 import { fsck, git, noteFile, seedFolder, tempDir } from "./testing";
 import { RefConflictError, type ContentStore } from "./types";
+import { parseNote } from "@/lib/notes/markdown";
+import type { Note } from "@/lib/notes/schema";
 
 /**
  * Two local mirrors of one remote served by git's own http-backend: every write reaches the remote
@@ -20,8 +22,8 @@ const person = { name: "Ada", email: "ada@users.field-notes.invalid" };
 let server: GitServer;
 let root: string;
 let remoteDir: string;
-let a: ContentStore;
-let b: ContentStore;
+let a: ContentStore<Note>;
+let b: ContentStore<Note>;
 
 const remoteOf = (ref: string) => {
   try {
@@ -39,8 +41,8 @@ beforeAll(async () => {
   const remote = { url: `${server.origin}/content.git`, user: USER, token: PASSWORD, namespaces: ["refs/heads/", "refs/reviews/"] };
   const seedDir = seedFolder();
   // The first instance finds the remote empty and gives it the seed; the second clones it.
-  a = await openMirror(path.join(root, "a.git"), { remote, seedDir, label: "test A", pollSeconds: 3600 });
-  b = await openMirror(path.join(root, "b.git"), { remote, seedDir: null, label: "test B", pollSeconds: 3600 });
+  a = await openMirror(path.join(root, "a.git"), { remote, seedDir, label: "test A", pollSeconds: 3600, parse: parseNote });
+  b = await openMirror(path.join(root, "b.git"), { remote, seedDir: null, label: "test B", pollSeconds: 3600, parse: parseNote });
 }, 60_000);
 
 afterAll(async () => {

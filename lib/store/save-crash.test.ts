@@ -36,6 +36,8 @@ beforeAll(async () => {
     platform: "node",
     format: "cjs",
     packages: "external",
+    // The route handlers say "server-only"; in this node process they are the server.
+    alias: { "server-only": path.resolve("node_modules/server-only/empty.js") },
     target: "node20",
     logLevel: "error",
   });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createContentStore, ensureContentRepo, SEED_MESSAGE } from "./api";
 import { fsck, git, seedFolder, tempDir } from "./testing";
+import { parseNote } from "@/lib/notes/markdown";
 
 const made: string[] = [];
 const temp = (label: string) => {
@@ -44,7 +45,7 @@ describe("creating the content repository", () => {
     const head = git(gitdir, "rev-parse", "main");
     await ensureContentRepo(gitdir, second);
     expect(git(gitdir, "rev-parse", "main")).toBe(head);
-    expect((await createContentStore(gitdir).snapshot("main")).notes.map((n) => n.id)).toEqual(["AFN-001"]);
+    expect((await createContentStore(gitdir, { parse: parseNote }).snapshot("main")).notes.map((n) => n.id)).toEqual(["AFN-001"]);
   });
 
   it("ends with one complete repository when several starts race, and no temporary folders", async () => {

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { APP_IDENTITY, signatureNow } from "./commit";
 import { serializeCommit } from "./commit-object";
 import { applyChanges, planChanges, type Content } from "./edit-tree";
+import { DEFAULT_BRANCH, DEFAULT_BRANCH_NAME } from "./default-branch";
 import { gitFs } from "./git-fs";
 import { clearStaleRefLocks } from "./ref-lock";
 import { updateRef } from "./ref-update";
@@ -32,7 +33,7 @@ export async function ensureContentRepo(gitdir: string, seedDir: string): Promis
   await fs.mkdir(path.dirname(gitdir), { recursive: true });
   const tmp = `${gitdir}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
-    await git.init({ fs: gitFs, gitdir: tmp, bare: true, defaultBranch: "main" });
+    await git.init({ fs: gitFs, gitdir: tmp, bare: true, defaultBranch: DEFAULT_BRANCH_NAME });
     // isomorphic-git's defaults (ignorecase, no filemode) describe a browser, not this disk.
     await fs.writeFile(path.join(tmp, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
     await seedMain(tmp, files);
@@ -55,7 +56,7 @@ async function seedMain(gitdir: string, files: Record<string, Content>): Promise
   const tree = (await applyChanges(repo, null, planChanges(files))) ?? (await repo.db.write("tree", Buffer.alloc(0)));
   const who = signatureNow(APP_IDENTITY);
   const commit = await repo.db.write("commit", serializeCommit({ tree, parents: [], author: who, committer: who, message: `${SEED_MESSAGE}\n` }));
-  await updateRef(gitdir, "refs/heads/main", null, commit);
+  await updateRef(gitdir, DEFAULT_BRANCH, null, commit);
 }
 
 /**
@@ -72,8 +73,8 @@ async function seedEmptyRepository(gitdir: string, seedDir: string): Promise<voi
     throw e;
   }
   const head = (await fs.readFile(path.join(gitdir, "HEAD"), "utf8")).trim();
-  if (head !== "ref: refs/heads/main" && (await readRef(gitdir, "HEAD")) === null) {
-    await fs.writeFile(path.join(gitdir, "HEAD"), "ref: refs/heads/main\n");
+  if (head !== `ref: ${DEFAULT_BRANCH}` && (await readRef(gitdir, "HEAD")) === null) {
+    await fs.writeFile(path.join(gitdir, "HEAD"), `ref: ${DEFAULT_BRANCH}\n`);
   }
 }
 

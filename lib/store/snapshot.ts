@@ -1,9 +1,8 @@
-import { parseNote, type ParseResult } from "@/lib/notes/markdown";
 import { eachLimit } from "./concurrency";
 import { Lru } from "./lru";
 import type { Repo } from "./repo";
 import { isDir, type TreeEntry } from "./tree";
-import type { Oid, Snapshot, StoredNote } from "./types";
+import type { NoteParser, Oid, Parsed, Snapshot, StoredNote } from "./types";
 
 /**
  * Every note at a commit, parsed. Snapshots are cached by commit; parsed notes by blob id, so a new
@@ -14,39 +13,43 @@ import type { Oid, Snapshot, StoredNote } from "./types";
 
 export const NOTES_DIR = "notes";
 
-type Built = { snapshot: Snapshot; notesTree: Oid | null; byName?: Map<string, StoredNote> };
+type Built<N> = { snapshot: Snapshot<N>; notesTree: Oid | null; byName?: Map<string, StoredNote<N>> };
 
 const READ_CONCURRENCY = 32;
 
-export class Snapshots {
-  private readonly byCommit = new Lru<Oid, Built>(200_000, (b) => b.snapshot.notes.length);
-  private readonly parsed = new Lru<Oid, ParseResult>(50_000);
-  private readonly building = new Map<Oid, Promise<Built>>();
-  private last: Built | null = null;
+export class Snapshots<N> {
+  private readonly byCommit = new Lru<Oid, Built<N>>(200_000, (b) => b.snapshot.notes.length);
+  // By blob id: the read model relies on "same blob, same parsed object" to skip unchanged notes.
+  private readonly parsed = new Lru<Oid, Parsed<N>>(50_000);
+  private readonly building = new Map<Oid, Promise<Built<N>>>();
+  private last: Built<N> | null = null;
   readonly counters = { notesParsed: 0, snapshotsBuilt: 0 };
 
-  constructor(private readonly repo: Repo) {}
+  constructor(
+    private readonly repo: Repo,
+    private readonly parseNote: NoteParser<N>,
+  ) {}
 
-  async get(commit: Oid): Promise<Snapshot> {
+  async get(commit: Oid): Promise<Snapshot<N>> {
     return (await this.built(commit)).snapshot;
   }
 
   /** The note at `name` (e.g. "AFN-016.md") if that commit's snapshot is cached, else undefined. */
-  cachedNote(commit: Oid, name: string): StoredNote | null | undefined {
+  cachedNote(commit: Oid, name: string): StoredNote<N> | null | undefined {
     const built = this.byCommit.get(commit);
     return built ? (byName(built).get(name) ?? null) : undefined;
   }
 
-  async note(name: string, blob: Oid): Promise<StoredNote> {
+  async note(name: string, blob: Oid): Promise<StoredNote<N>> {
     return stored(name, blob, await this.parse(blob));
   }
 
   /** Parse results known from elsewhere (see ContentStore.seedParsed); a blob already parsed here keeps its object. */
-  seed(entries: Iterable<readonly [Oid, ParseResult]>): void {
+  seed(entries: Iterable<readonly [Oid, Parsed<N>]>): void {
     for (const [blob, result] of entries) if (!this.parsed.get(blob)) this.parsed.set(blob, result);
   }
 
-  private built(commit: Oid): Promise<Built> {
+  private built(commit: Oid): Promise<Built<N>> {
     const hit = this.byCommit.get(commit);
     if (hit) return Promise.resolve(hit);
     let pending = this.building.get(commit);
@@ -57,20 +60,20 @@ export class Snapshots {
     return pending;
   }
 
-  private async build(commit: Oid): Promise<Built> {
+  private async build(commit: Oid): Promise<Built<N>> {
     const c = await this.repo.commit(commit);
     if (!c) throw new Error(`${commit} is not a commit`);
     const entry = (await this.repo.tree(c.tree)).get(NOTES_DIR);
     const notesTree = entry && isDir(entry) ? entry.oid : null;
     // Diff against the parent's snapshot when it is cached (the usual case after a save), else the last one built.
     const base = (c.parents[0] ? this.byCommit.get(c.parents[0]) : undefined) ?? this.last;
-    let notes: StoredNote[];
+    let notes: StoredNote<N>[];
     if (notesTree === null) notes = [];
     else if (base && base.notesTree === notesTree) notes = base.snapshot.notes;
     else {
-      const previous = base ? byName(base) : new Map<string, StoredNote>();
+      const previous = base ? byName(base) : new Map<string, StoredNote<N>>();
       const entries = (await this.repo.tree(notesTree)).entries;
-      const slots: (StoredNote | TreeEntry)[] = [];
+      const slots: (StoredNote<N> | TreeEntry)[] = [];
       const changed: number[] = [];
       // Unchanged entries (same name, same blob) are reused in one synchronous pass; only the rest
       // are read and parsed.
@@ -84,20 +87,21 @@ export class Snapshots {
         const e = slots[i] as TreeEntry;
         slots[i] = await this.note(e.name, e.oid);
       });
-      notes = slots as StoredNote[];
+      notes = slots as StoredNote<N>[];
     }
-    const built: Built = { snapshot: { commit, notes }, notesTree };
+    const built: Built<N> = { snapshot: { commit, notes }, notesTree };
     this.counters.snapshotsBuilt++;
     this.byCommit.set(commit, built);
     this.last = built;
     return built;
   }
 
-  private async parse(blob: Oid): Promise<ParseResult> {
+  private async parse(blob: Oid): Promise<Parsed<N>> {
     const hit = this.parsed.get(blob);
     if (hit) return hit;
     const bytes = await this.repo.db.readType(blob, "blob");
-    const result = bytes === null ? unreadable(`blob ${blob} is missing from the repository`) : parseText(bytes);
+    const text = bytes === null ? unreadable(`blob ${blob} is missing from the repository`) : decode(bytes);
+    const result = typeof text === "string" ? this.parseNote(text) : text;
     this.counters.notesParsed++;
     this.parsed.set(blob, result);
     return result;
@@ -106,26 +110,25 @@ export class Snapshots {
 
 const isNoteFile = (e: TreeEntry) => (e.mode === "100644" || e.mode === "100755") && e.name.endsWith(".md") && e.name.length > 3;
 
-function byName(built: Built): Map<string, StoredNote> {
+function byName<N>(built: Built<N>): Map<string, StoredNote<N>> {
   built.byName ??= new Map(built.snapshot.notes.map((n) => [n.path.slice(NOTES_DIR.length + 1), n]));
   return built.byName;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-function parseText(bytes: Uint8Array): ParseResult {
-  let text: string;
+/** The file's text, or why there is none: bytes that are not UTF-8 never reach the parser. */
+function decode(bytes: Uint8Array): string | Parsed<never> {
   try {
-    text = utf8.decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     return unreadable("the file is not valid UTF-8 text");
   }
-  return parseNote(text);
 }
 
-const unreadable = (message: string): ParseResult => ({ ok: false, errors: [{ line: 1, field: "file", message }] });
+const unreadable = (message: string): Parsed<never> => ({ ok: false, errors: [{ line: 1, field: "file", message }] });
 
-function stored(name: string, blob: Oid, result: ParseResult): StoredNote {
+function stored<N>(name: string, blob: Oid, result: Parsed<N>): StoredNote<N> {
   const base = { path: `${NOTES_DIR}/${name}`, id: name.slice(0, -3), blob };
   return result.ok ? { ...base, ok: true, note: result.note } : { ...base, ok: false, errors: result.errors };
 }

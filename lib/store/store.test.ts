@@ -3,27 +3,29 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContentStore, ensureContentRepo, NothingToCommitError, StoreRequestError, UnknownRevisionError, type ContentStore, type Oid } from "./api";
 import { fsck, git, noteFile, seedFolder, tempDir } from "./testing";
+import { parseNote } from "@/lib/notes/markdown";
+import type { Note } from "@/lib/notes/schema";
 
 const made: string[] = [];
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 const EDITOR = { name: "Ada Editor", email: "ada@example.org" };
 
-async function freshStore(ids?: string[]): Promise<ContentStore> {
+async function freshStore(ids?: string[]): Promise<ContentStore<Note>> {
   const seed = seedFolder(ids);
   const dir = tempDir("store");
   made.push(seed, dir);
   const gitdir = path.join(dir, "content.git");
   await ensureContentRepo(gitdir, seed);
-  return createContentStore(gitdir);
+  return createContentStore(gitdir, { parse: parseNote });
 }
 
-async function save(store: ContentStore, changes: Record<string, string | null>, message = "Edit", ref = "refs/heads/main") {
+async function save(store: ContentStore<Note>, changes: Record<string, string | null>, message = "Edit", ref = "refs/heads/main") {
   return store.commit({ ref, expected: await store.resolve(ref), author: EDITOR, message, changes });
 }
 
 describe("reading a revision", () => {
-  let store: ContentStore;
+  let store: ContentStore<Note>;
   beforeAll(async () => {
     store = await freshStore(["AFN-001", "AFN-002", "AFN-010"]);
   });
@@ -326,7 +328,7 @@ describe("snapshots after a commit", () => {
     expect(third.notes.map((n) => n.id)).toEqual([...ids.slice(1), "AFN-041"]);
 
     // A new store (a restarted server) reads and parses everything again.
-    const cold = createContentStore(store.gitdir);
+    const cold = createContentStore(store.gitdir, { parse: parseNote });
     expect((await cold.snapshot("main")).notes).toEqual(third.notes);
     expect(cold.stats().notesParsed).toBe(40);
   });

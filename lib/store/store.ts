@@ -11,20 +11,31 @@ import { queued, updateRef } from "./ref-update";
 import { createRemoteLink, type RemoteOptions } from "./remote";
 import { Repo } from "./repo";
 import { NOTES_DIR, Snapshots } from "./snapshot";
-import type { ContentStore, Oid } from "./types";
+import type { ContentStore, NoteParser, Oid } from "./types";
 
 export { APP_IDENTITY, NothingToCommitError } from "./commit";
+
+export type StoreOptions<N> = {
+  /** How a note file's text is read (the app passes lib/notes' parseNote). Without one, reading notes is refused. */
+  parse?: NoteParser<N>;
+  remote?: RemoteOptions;
+};
+
+/** A store opened without a parser (the accounts repository) holds no notes to read. */
+const noParser: NoteParser<never> = () => {
+  throw new StoreRequestError("this store was opened without a note parser: it does not read notes");
+};
 
 /**
  * The store over one bare repository. Refs are read from disk on every call; everything keyed by an
  * object id (trees, commits, parsed notes, snapshots, file histories) is cached, since it never changes.
  */
-export function createContentStore(dir: string, options: { remote?: RemoteOptions } = {}): ContentStore {
+export function createContentStore<N = never>(dir: string, options: StoreOptions<N> = {}): ContentStore<N> {
   const gitdir = path.resolve(dir);
   const repo = new Repo(gitdir);
   // With a remote, every ref write reaches the remote first (./remote); the local refs mirror it.
   const remote = options.remote ? createRemoteLink(repo, options.remote) : null;
-  const snapshots = new Snapshots(repo);
+  const snapshots = new Snapshots<N>(repo, options.parse ?? noParser);
   const histories = new Histories(repo);
 
   async function commitOf(refOrOid: string): Promise<Oid> {

@@ -1,5 +1,3 @@
-import type { Note } from "@/lib/notes/schema";
-import type { NoteError, ParseResult } from "@/lib/notes/markdown";
 import { StoreError } from "./errors";
 
 /**
@@ -20,15 +18,28 @@ export type Revision = {
   message: string;
 };
 
-/** One note file read from a tree: either a valid note or the errors that make it invalid. */
-export type StoredNote =
-  | { path: string; id: string; blob: Oid; ok: true; note: Note }
-  | { path: string; id: string; blob: Oid; ok: false; errors: NoteError[] };
+/** Where a note file is wrong, as the parser says it: the line (1-based), the field, what is wrong. */
+export type FileProblem = { line: number; field: string; message: string };
 
-export type Snapshot = {
+/** What the note parser makes of one file's text: the note, or every problem that stops it. */
+export type Parsed<N> = { ok: true; note: N } | { ok: false; errors: FileProblem[] };
+
+/**
+ * Reads a note file's text. The store does not know what a note is: the layer above hands it the
+ * parser when it opens the store (lib/working-copy/content-store.ts), and the store calls it once
+ * per blob id, so the same blob always answers the same parsed object.
+ */
+export type NoteParser<N> = (text: string) => Parsed<N>;
+
+/** One note file read from a tree: either a valid note or the errors that make it invalid. */
+export type StoredNote<N = unknown> =
+  | { path: string; id: string; blob: Oid; ok: true; note: N }
+  | { path: string; id: string; blob: Oid; ok: false; errors: FileProblem[] };
+
+export type Snapshot<N = unknown> = {
   commit: Oid;
   /** Every `notes/*.md` file at that commit, sorted by path. */
-  notes: StoredNote[];
+  notes: StoredNote<N>[];
 };
 
 /**
@@ -80,7 +91,7 @@ export type RefEntry = { ref: string; oid: Oid };
 
 /** What the store has done since it was created: lets tests and benchmarks see work avoided. */
 export type StoreStats = {
-  /** Note files parsed with parseNote (each blob once; a cached blob is never parsed again). */
+  /** Note files parsed with the store's parser (each blob once; a cached blob is never parsed again). */
   notesParsed: number;
   /** Snapshots built (a cache hit builds none). */
   snapshotsBuilt: number;
@@ -113,14 +124,15 @@ export type RemoteLink = {
   readonly lastError: string | null;
 };
 
-export interface ContentStore {
+/** `N` is what the parser the store was opened with makes of a note file (lib/notes' Note for the app). */
+export interface ContentStore<N = unknown> {
   readonly gitdir: string;
   /** The git remote this repository mirrors (CONTENT_REMOTE, ACCOUNTS_REMOTE), or null: the local repository is the truth. */
   readonly remote: RemoteLink | null;
   /** The commit a ref ("refs/heads/main", "main", "drafts/AFN-022", "HEAD") or full commit id names; null if none. Always read fresh. */
   resolve(ref: string): Promise<Oid | null>;
   /** Every notes/*.md at that revision, parsed. Throws UnknownRevisionError for an unknown revision. */
-  snapshot(refOrOid: string): Promise<Snapshot>;
+  snapshot(refOrOid: string): Promise<Snapshot<N>>;
   /** A file's text at that revision; null when the revision or the file does not exist. */
   readFile(refOrOid: string, path: string): Promise<string | null>;
   /** A file's bytes at that revision (images and other binary files); null when the revision or the file does not exist. */
@@ -135,7 +147,7 @@ export interface ContentStore {
   /** A blob's bytes by its id; null when the object database has no blob with that id. */
   readBlob(oid: Oid): Promise<Uint8Array | null>;
   /** notes/<id>.md at that revision, parsed; null when the revision or the note does not exist. */
-  readNote(id: string, refOrOid: string): Promise<StoredNote | null>;
+  readNote(id: string, refOrOid: string): Promise<StoredNote<N> | null>;
   /**
    * Commits (newest first, first parents) that added, changed or deleted `path`; [] for a path no
    * commit can hold ("../x"). Throws UnknownRevisionError for an unknown ref.
@@ -159,5 +171,5 @@ export interface ContentStore {
    * a snapshot then takes these instead of reading and parsing those blobs. A blob id names its
    * text, so the caller vouches only that they came from this parser (the same app build).
    */
-  seedParsed(entries: Iterable<readonly [Oid, ParseResult]>): void;
+  seedParsed(entries: Iterable<readonly [Oid, Parsed<N>]>): void;
 }

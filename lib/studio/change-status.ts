@@ -1,4 +1,6 @@
-import { getContentStore, RefConflictError } from "@/lib/store";
+import "server-only";
+import { getContentStore } from "@/lib/working-copy/content-store";
+import { RefConflictError } from "@/lib/store";
 import { STATUS_MACHINE } from "@/lib/rules/status-machine";
 import { acceptWrite } from "@/lib/rules/accept-write";
 import { formatTrailers, standingApprovals, withTrailers } from "@/lib/rules/approval-trailers";

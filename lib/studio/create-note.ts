@@ -1,4 +1,6 @@
-import { getContentStore, RefConflictError } from "@/lib/store";
+import "server-only";
+import { getContentStore } from "@/lib/working-copy/content-store";
+import { RefConflictError } from "@/lib/store";
 import { serializeNote } from "@/lib/notes/markdown";
 import { parseSite, SITE_FILE } from "@/lib/content/site";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";

@@ -1,4 +1,4 @@
-import { getContentStore } from "@/lib/store";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Oid } from "@/lib/store/types";
 import { isPublishedStatus } from "@/lib/notes/schema";
 import { mainFacts } from "./note-context";

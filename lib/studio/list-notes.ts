@@ -1,4 +1,5 @@
-import { getContentStore } from "@/lib/store";
+import "server-only";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Oid, Person } from "@/lib/store/types";
 import { isPublishedStatus, type Status } from "@/lib/notes/schema";
 import type { StudioActor } from "@/lib/auth/identity";

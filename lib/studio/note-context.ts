@@ -1,5 +1,6 @@
-import { getContentStore } from "@/lib/store";
-import type { ContentStore, FileRevision, Oid, Revision, Snapshot } from "@/lib/store/types";
+import "server-only";
+import { getContentStore, type ContentStore, type Snapshot } from "@/lib/working-copy/content-store";
+import type { FileRevision, Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { readPhases } from "@/lib/content/phases";
 import { actorIdOfEmail } from "@/lib/auth/identity";

@@ -1,3 +1,5 @@
+import "server-only";
+import { getContentStore, type ContentStore } from "@/lib/working-copy/content-store";
 import { ApiError } from "@/lib/api/errors";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { phaseFacts, readPhases } from "@/lib/content/phases";
@@ -5,8 +7,8 @@ import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { phasePath, serializePhase, type Phase } from "@/lib/phases/schema";
 import { acceptWrite } from "@/lib/rules/accept-write";
 import { deltaOf, proposeClose, proposeReopen } from "@/lib/rules/phase-closeout";
-import { getContentStore, RefConflictError } from "@/lib/store";
-import type { ContentStore, Oid } from "@/lib/store/types";
+import { RefConflictError } from "@/lib/store";
+import type { Oid } from "@/lib/store/types";
 import type { ClosePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
 import { MAIN_REF } from "./refs";
 

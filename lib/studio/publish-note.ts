@@ -1,5 +1,7 @@
-import { getContentStore, NothingToCommitError, RefConflictError } from "@/lib/store";
-import type { ContentStore, Oid } from "@/lib/store/types";
+import "server-only";
+import { getContentStore, type ContentStore } from "@/lib/working-copy/content-store";
+import { NothingToCommitError, RefConflictError } from "@/lib/store";
+import type { Oid } from "@/lib/store/types";
 import { serializeNote } from "@/lib/notes/markdown";
 import type { Note } from "@/lib/notes/schema";
 import { acceptWrite, needsApproval } from "@/lib/rules/accept-write";

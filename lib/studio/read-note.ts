@@ -1,3 +1,4 @@
+import "server-only";
 import type { StudioActor } from "@/lib/auth/identity";
 import { loadNoteContext } from "./note-context";
 import { viewOf, type NoteView } from "./note-view";

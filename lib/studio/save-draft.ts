@@ -1,4 +1,6 @@
-import { getContentStore, NothingToCommitError, RefConflictError } from "@/lib/store";
+import "server-only";
+import { getContentStore } from "@/lib/working-copy/content-store";
+import { NothingToCommitError, RefConflictError } from "@/lib/store";
 import { serializeNote } from "@/lib/notes/markdown";
 import { acceptWrite } from "@/lib/rules/accept-write";
 import { noteAssets } from "@/lib/assets/note-assets";

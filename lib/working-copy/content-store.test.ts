@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fsck, git, tempDir } from "./testing";
+import { fsck, git, tempDir } from "@/lib/store/testing";
 
 // config() reads the environment once per process: point it at a fresh folder before the first use.
 const dataDir = tempDir("app-store");
@@ -10,7 +10,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe("getContentStore", () => {
   it("creates the configured repository on first use, seeded from the project's content/, and reuses one store", async () => {
-    const { getContentStore } = await import("./index");
+    const { getContentStore } = await import("./content-store");
     const [a, b] = await Promise.all([getContentStore(), getContentStore()]);
     expect(a).toBe(b);
     expect(a).toBe(await getContentStore());

@@ -1,15 +1,24 @@
 import { NOTE_ID } from "@/lib/notes/schema";
+import { DEFAULT_BRANCH } from "@/lib/store/default-branch";
 
 /**
  * Where notes live in the content repository: published on main, drafts one branch each, reviews
  * one ref each. The studio and the review module both read this layer; neither imports the other's.
+ * The only module that spells these ref names (eslint.config.mjs refuses the literals elsewhere).
  */
 
-export const MAIN_REF = "refs/heads/main";
+/** What is published. The store seeds a repository on this branch, so it is the store's default branch. */
+export const MAIN_REF = DEFAULT_BRANCH;
 export const DRAFTS_PREFIX = "refs/heads/drafts/";
 export const REVIEWS_PREFIX = "refs/reviews/";
 /** Approved draft revisions a publish took, kept reachable so a mirror clone can check the approval. */
 export const APPROVED_PREFIX = "refs/approved/";
+
+/** What travels with the content to and from a git remote: branches (main, drafts), review records, kept approvals. */
+export const CONTENT_NAMESPACES = ["refs/heads/", REVIEWS_PREFIX, APPROVED_PREFIX];
+
+/** "main is missing": a content repository always has main once seeded; without it nothing can be read or published. */
+export const noMain = () => new Error(`the content repository has no ${MAIN_REF}`);
 
 export const draftRef = (id: string) => `${DRAFTS_PREFIX}${id}`;
 export const reviewRef = (id: string) => `${REVIEWS_PREFIX}${id}`;

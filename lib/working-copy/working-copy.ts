@@ -1,5 +1,5 @@
-import { getContentStore } from "@/lib/store";
-import type { ContentStore, FileRevision, Oid, StoredNote } from "@/lib/store/types";
+import { getContentStore, type ContentStore, type StoredNote } from "@/lib/working-copy/content-store";
+import type { FileRevision, Oid } from "@/lib/store/types";
 import { isPublishedStatus } from "@/lib/notes/schema";
 import { actorIdOfEmail } from "@/lib/auth/identity";
 import { notFound } from "@/lib/api/errors";

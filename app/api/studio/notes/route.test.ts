@@ -316,7 +316,7 @@ describe("publishing", () => {
     const { id, revision } = await newDraft("Leaked later");
     const proposed = await api.transition(f.author, id, { to: "hypothesis", revision });
     // A plain-git edit of the draft branch slips a local path in.
-    const { getContentStore } = await import("@/lib/store");
+    const { getContentStore } = await import("@/lib/working-copy/content-store");
     const store = await getContentStore();
     const text = (await store.readFile(proposed.body.revision, `notes/${id}.md`))!.replace(
       "Skip masked blocks in the kernel.",
@@ -413,7 +413,7 @@ describe("publishing an edited published note", () => {
     });
     expect(saved.status).toBe(200);
     // Meanwhile someone commits to main with plain git tools.
-    const { getContentStore } = await import("@/lib/store");
+    const { getContentStore } = await import("@/lib/working-copy/content-store");
     const store = await getContentStore();
     const mainHead = git("rev-parse", "refs/heads/main");
     const text = (await store.readFile(mainHead, "notes/AFN-011.md"))!.replace(/^## Notes\n/m, "## Notes\n\nA correction made on main.\n");

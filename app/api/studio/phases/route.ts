@@ -1,9 +1,5 @@
-import { handle, json } from "@/lib/api/respond";
-import { requireActor } from "@/lib/auth/actor";
+import { route } from "@/lib/api/route";
 import { listPhases } from "@/lib/studio/phases";
 
 /** GET: every phase with its notes, decision delta and what closing it would need. */
-export const GET = handle(async (request: Request) => {
-  const actor = await requireActor(request);
-  return json(await listPhases(actor));
-});
+export const GET = route({}, ({ actor }) => listPhases(actor));

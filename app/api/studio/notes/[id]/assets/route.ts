@@ -1,7 +1,5 @@
-import { requireActor } from "@/lib/auth/actor";
-import { handle, json } from "@/lib/api/respond";
+import { noteId, route } from "@/lib/api/route";
 import { uploadAsset } from "@/lib/assets/upload";
-import { noteIdParam } from "@/lib/studio/refs";
 
 /**
  * POST: upload an image for a note (multipart/form-data, field `file`). 201 with the `path` the
@@ -9,11 +7,5 @@ import { noteIdParam } from "@/lib/studio/refs";
  * The image is committed by the note's next save that references it.
  */
 
-type Context = { params: Promise<{ id: string }> };
-
-export const POST = handle(async (request: Request, { params }: Context) => {
-  // Authors upload; the save that commits the image names its author.
-  await requireActor(request, "author");
-  const id = noteIdParam((await params).id);
-  return json(await uploadAsset(request, id), 201);
-});
+// Authors upload; the save that commits the image names its author. The body is multipart, read by uploadAsset.
+export const POST = route({ role: "author", params: { id: noteId }, status: 201 }, ({ params, request }) => uploadAsset(request, params.id));

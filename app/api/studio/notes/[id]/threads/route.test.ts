@@ -1,7 +1,7 @@
+import { getContentStore } from "@/lib/working-copy/content-store";
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answer, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
-import { getContentStore } from "@/lib/store";
 import { commitPerson } from "@/lib/auth/identity";
 import * as list from "../../route";
 import * as one from "../route";

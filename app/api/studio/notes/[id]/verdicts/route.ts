@@ -1,8 +1,6 @@
-import { requireActor } from "@/lib/auth/actor";
-import { handle, json, parseBody } from "@/lib/api/respond";
+import { noteId, route } from "@/lib/api/route";
 import { giveVerdict } from "@/lib/review/give-verdict";
 import { readReview } from "@/lib/review/read-review";
-import { noteIdParam } from "@/lib/studio/refs";
 import { verdictRequest } from "@/lib/validations/review";
 
 /**
@@ -11,19 +9,12 @@ import { verdictRequest } from "@/lib/validations/review";
  * own note (403), and only on the current revision (409).
  */
 
-type Context = { params: Promise<{ id: string }> };
-
-export const GET = handle(async (request: Request, { params }: Context) => {
-  await requireActor(request, undefined, { hideFromAnonymous: true });
-  const id = noteIdParam((await params).id);
-  const { currentRevision, verdicts, verdictState } = await readReview(id);
-  return json({ id, currentRevision, verdictState, verdicts });
+export const GET = route({ hideFromAnonymous: true, params: { id: noteId } }, async ({ params }) => {
+  const { currentRevision, verdicts, verdictState } = await readReview(params.id);
+  return { id: params.id, currentRevision, verdictState, verdicts };
 });
 
-export const POST = handle(async (request: Request, { params }: Context) => {
-  const actor = await requireActor(request, "reviewer");
-  const id = noteIdParam((await params).id);
-  const body = await parseBody(request, verdictRequest);
-  const { record, review } = await giveVerdict(actor, id, body);
-  return json({ verdict: record.id, ...review }, 201);
+export const POST = route({ role: "reviewer", params: { id: noteId }, body: verdictRequest, status: 201 }, async ({ actor, params, body }) => {
+  const { record, review } = await giveVerdict(actor, params.id, body);
+  return { verdict: record.id, ...review };
 });

@@ -1,19 +1,9 @@
-import { requireActor } from "@/lib/auth/actor";
-import { handle, json, parseBody } from "@/lib/api/respond";
+import { noteId, route, threadId } from "@/lib/api/route";
 import { setThreadResolved } from "@/lib/review/thread-actions";
-import { threadIdParam } from "@/lib/review/params";
-import { noteIdParam } from "@/lib/studio/refs";
 import { emptyRequest } from "@/lib/validations/review";
 
 /** POST: resolve the thread, as one more record (409 when it already is resolved). */
-
-type Context = { params: Promise<{ id: string; thread: string }> };
-
-export const POST = handle(async (request: Request, { params }: Context) => {
-  const actor = await requireActor(request);
-  const p = await params;
-  const id = noteIdParam(p.id);
-  await parseBody(request, emptyRequest);
-  const { review } = await setThreadResolved(actor, id, threadIdParam(p.thread), true);
-  return json(review);
+export const POST = route({ params: { id: noteId, thread: threadId }, body: emptyRequest }, async ({ actor, params }) => {
+  const { review } = await setThreadResolved(actor, params.id, params.thread, true);
+  return review;
 });
