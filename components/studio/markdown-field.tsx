@@ -3,6 +3,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import MDEditor, { commands, type ICommand, type MDEditorProps, type TextAreaTextApi } from "@uiw/react-md-editor/nohighlight";
 import { loadPreviewDiagrams, previewOptions } from "@/lib/render/preview";
+import { onPreviewGrammar } from "@/lib/render/preview-code";
 import { AltTextDialog } from "./alt-text-dialog";
 import { NoteLinkDialog, type NoteChoice } from "./note-link-dialog";
 import { useImageUpload } from "./use-image-upload";
@@ -47,10 +48,14 @@ export default function MarkdownField(props: {
       live = false;
     };
   }, []);
+  // Code grammars arrive one chunk each, when a block in that language is first previewed: each
+  // arrival renders the preview again, so the block is highlighted without waiting for a keystroke.
+  const [grammars, setGrammars] = useState(0);
+  useEffect(() => onPreviewGrammar(() => setGrammars((n) => n + 1)), []);
   // The public pages' sanitising rules, so the preview shows what publishing will show.
   const preview = useMemo(
-    () => ({ ...previewOptions(props.id), className: "prose", wrapperElement: { "aria-busy": !diagramsReady } }),
-    [props.id, diagramsReady],
+    () => ({ ...previewOptions(props.id), className: "prose", wrapperElement: { "aria-busy": !diagramsReady, "data-grammars": grammars } }),
+    [props.id, diagramsReady, grammars],
   );
   // Paste, drop or pick an image: uploaded, asked for alt text, inserted as ![alt](assets/…).
   const images = useImageUpload({ value: props.value, onChange: props.onChange, readOnly: props.readOnly });

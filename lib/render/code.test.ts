@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeEntities, tagsOf } from "@/lib/testing/xss";
-import { colorClass, themeColors } from "./code";
+import { colorClass, LANGUAGES, themeColors } from "./code";
+import { PREVIEW_LANGUAGES } from "./preview-code";
 import { renderMarkdown } from "./markdown";
 
 /**
@@ -73,7 +74,7 @@ describe("fenced code", () => {
     }
     expect(css.slice(css.indexOf(START) + START.length + 1, css.indexOf(END))).toBe(expected);
     const { light, dark } = siteColors();
-    for (const [, cls, color] of expected.matchAll(/\.(h[ld]-[0-9a-f]+) \{ color: (#[0-9a-f]{6}); \}/g)) {
+    for (const [, cls, color] of expected.matchAll(/\.(h[ld]-[0-9a-f]+) \{\s*color: (#[0-9a-f]{6});\s*\}/g)) {
       const bg = cls?.startsWith("hl-") ? light.surface : dark.surface;
       expect(contrast(color ?? "", bg), `${cls} ${color} on ${bg}`).toBeGreaterThanOrEqual(4.5);
     }
@@ -101,7 +102,10 @@ function siteColors() {
 function generatedCss(): string {
   const site = siteColors();
   const rules = (scheme: "light" | "dark", indent: string) =>
-    themeColors(scheme).map((c) => `${indent}.${colorClass(scheme, c)} { color: ${readable(c.slice(0, 7), site[scheme].surface, site[scheme].fg)}; }`);
+    // Written as Prettier writes CSS (npm test checks the format), so the file is both generated and formatted.
+    themeColors(scheme).map(
+      (c) => `${indent}.${colorClass(scheme, c)} {\n${indent}  color: ${readable(c.slice(0, 7), site[scheme].surface, site[scheme].fg)};\n${indent}}`,
+    );
   return [...rules("light", ""), "@media (prefers-color-scheme: dark) {", ...rules("dark", "  "), "}", ""].join("\n");
 }
 
@@ -135,3 +139,17 @@ function contrast(a: string, b: string): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
 }
+
+describe("the preview's grammars", () => {
+  it("name, for every fence, the grammar and label the page uses, from a chunk that holds that grammar", async () => {
+    const page = Object.fromEntries([...LANGUAGES].map(([fence, l]) => [fence, { name: l.name, label: l.label }]));
+    const preview = Object.fromEntries(Object.entries(PREVIEW_LANGUAGES).map(([fence, l]) => [fence, { name: l.name, label: l.label }]));
+    expect(preview).toEqual(page);
+    for (const [fence, language] of Object.entries(PREVIEW_LANGUAGES)) {
+      expect(
+        (await language.load()).default.map((g) => g.name),
+        fence,
+      ).toContain(language.name);
+    }
+  });
+});

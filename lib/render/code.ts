@@ -1,4 +1,3 @@
-import type { Element, ElementContent, Root as HastRoot } from "hast";
 import bash from "@shikijs/langs/bash";
 import c from "@shikijs/langs/c";
 import cpp from "@shikijs/langs/cpp";
@@ -32,13 +31,18 @@ import githubDark from "@shikijs/themes/github-dark";
 import githubLight from "@shikijs/themes/github-light";
 import { createHighlighterCoreSync, type HighlighterCore, type LanguageRegistration } from "shiki/core";
 import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
+import { codeBlocks, MAX_HIGHLIGHTED, tokenSpans, type Highlighted } from "./code-tokens";
+
+export { colorClass } from "./code-tokens";
 
 /**
  * Fenced code highlighted on the server with shiki, in the light and the dark scheme at once, with
  * no client script. Colours are classes, not style attributes: each token gets `hl-<light colour>`
  * and `hd-<dark colour>`, which ./figures.css maps to colours (its generated part is checked against
  * the two themes by code.test.ts), so the output keeps the archive's rule of no inline style and
- * could pass a sanitizer. The block says its language in a small label.
+ * could pass a sanitizer. The block says its language in a small label. The token-to-span step is
+ * shared with the studio preview (./code-tokens.ts), which loads the same grammars one by one
+ * (./preview-code.ts).
  */
 
 export const THEMES = { light: githubLight, dark: githubDark } as const;
@@ -75,19 +79,8 @@ const GRAMMARS: LanguageRegistration[][] = [
   yaml,
 ];
 
-/** Longer blocks are shown plain: highlighting time grows with the text, and it runs in the request. */
-const MAX_HIGHLIGHTED = 50_000;
-
-/**
- * How long one line may take to tokenize before the rest of it is left plain. Shiki's default (500 ms)
- * is shorter than compiling a large grammar (TypeScript) on first use on a busy machine (grammar
- * rules compile when a line first needs them: seconds at a load average of 20 on 2 cores), which
- * left a block's first line wrongly coloured; a pathological line still stops.
- */
-const LINE_TIME_LIMIT_MS = 20_000;
-
 /** Fence name (lower case, with aliases) → the grammar's name and the label the reader sees. */
-const LANGUAGES = new Map<string, { name: string; label: string }>();
+export const LANGUAGES = new Map<string, { name: string; label: string }>();
 for (const grammar of GRAMMARS.flat()) {
   const entry = { name: grammar.name, label: grammar.displayName ?? grammar.name };
   for (const alias of [grammar.name, ...(grammar.aliases ?? [])]) if (!LANGUAGES.has(alias)) LANGUAGES.set(alias.toLowerCase(), entry);
@@ -116,98 +109,20 @@ function getHighlighter(): HighlighterCore {
   return highlighter;
 }
 
-/** Class name of a colour in a scheme: `hl-d73a49` (light), `hd-f97583` (dark). */
-export function colorClass(scheme: "light" | "dark", color: string): string {
-  return `${scheme === "light" ? "hl" : "hd"}-${color.replace(/^#/, "").toLowerCase()}`;
-}
-
-/** The colour each theme gives plain text: such tokens get no class and inherit the page's text colour. */
-let plain: { light: string; dark: string } | undefined;
-function plainColors(h: HighlighterCore) {
-  plain ??= { light: h.getTheme("github-light").fg.toLowerCase(), dark: h.getTheme("github-dark").fg.toLowerCase() };
-  return plain;
-}
-
 /** `<code>`'s text as highlighted spans (one per token, lines separated by "\n"), or null if not highlighted. */
-export function highlight(code: string, fence: string): { label: string; children: ElementContent[] } | null {
+export function highlight(code: string, fence: string): Highlighted | null {
   const language = LANGUAGES.get(fence.toLowerCase());
   if (!language || code.length > MAX_HIGHLIGHTED) return null;
-  const h = getHighlighter();
-  const PLAIN = plainColors(h);
-  const { tokens } = h.codeToTokens(code, {
-    lang: language.name,
-    themes: { light: "github-light", dark: "github-dark" },
-    defaultColor: false,
-    tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
-  });
-  const children: ElementContent[] = [];
-  tokens.forEach((line, i) => {
-    if (i > 0) children.push({ type: "text", value: "\n" });
-    for (const token of line) {
-      const style = token.htmlStyle ?? {};
-      const classes: string[] = [];
-      const light = style["--shiki-light"]?.toLowerCase();
-      const dark = style["--shiki-dark"]?.toLowerCase();
-      if (light && dark && !(light === PLAIN.light && dark === PLAIN.dark)) classes.push(colorClass("light", light), colorClass("dark", dark));
-      const fontStyle = `${style["--shiki-light-font-style"] ?? ""} ${style["--shiki-light-font-weight"] ?? ""} ${style["--shiki-light-text-decoration"] ?? ""}`;
-      if (/italic/.test(fontStyle)) classes.push("hl-italic");
-      if (/bold/.test(fontStyle)) classes.push("hl-bold");
-      if (/underline/.test(fontStyle)) classes.push("hl-underline");
-      const text: ElementContent = { type: "text", value: token.content };
-      children.push(classes.length ? { type: "element", tagName: "span", properties: { className: classes }, children: [text] } : text);
-    }
-  });
-  return { label: language.label, children };
+  return { label: language.label, children: tokenSpans(getHighlighter(), code, language.name) };
 }
 
 /**
- * Each fenced block (`<pre><code class="language-x">` as sanitizing left it) highlighted and labelled
- * with its language. Runs after rehype-sanitize and after the diagrams (a mermaid block is a figure by then).
- * Blocks without a language stay as they are; a language without a grammar is labelled but not coloured.
+ * Each fenced block highlighted and labelled with its language (./code-tokens.ts). Runs after
+ * rehype-sanitize and after the diagrams (a mermaid block is a figure by then). Blocks without a
+ * language stay as they are; a language without a grammar is labelled but not coloured.
  */
 export function rehypeCode() {
-  return (tree: HastRoot) => {
-    const visit = (node: HastRoot | Element) => {
-      node.children.forEach((child, i) => {
-        if (child.type !== "element") return;
-        if (child.tagName !== "pre") return visit(child);
-        const code = child.children.find((c): c is Element => c.type === "element" && c.tagName === "code");
-        const fence = languageOf(code);
-        if (!code || !fence || fence === "mermaid") return;
-        const text = code.children
-          .map((c) => (c.type === "text" ? c.value : ""))
-          .join("")
-          .replace(/\n$/, "");
-        const highlighted = highlight(text, fence);
-        const label = highlighted?.label ?? fence;
-        node.children[i] = {
-          type: "element",
-          tagName: "div",
-          properties: { className: ["code-block"] },
-          children: [
-            { type: "element", tagName: "span", properties: { className: ["code-language"] }, children: [{ type: "text", value: label }] },
-            {
-              type: "element",
-              tagName: "pre",
-              // Focusable: a long line scrolls, and a keyboard user must be able to scroll it.
-              properties: { className: ["code", ...(highlighted ? ["highlighted"] : [])], tabIndex: 0 },
-              children: [
-                { type: "element", tagName: "code", properties: { className: [`language-${fence}`] }, children: highlighted?.children ?? code.children },
-              ],
-            },
-          ],
-        };
-      });
-    };
-    visit(tree);
-  };
-}
-
-function languageOf(code: Element | undefined): string | null {
-  const classes = code?.properties.className;
-  if (!Array.isArray(classes)) return null;
-  for (const c of classes) if (typeof c === "string" && c.startsWith("language-")) return c.slice("language-".length);
-  return null;
+  return codeBlocks(highlight);
 }
 
 /** Every token colour a theme can give (lower case), for the stylesheet's generated part. */

@@ -5,12 +5,14 @@ import MarkdownField from "@/components/studio/markdown-field";
 import { decodeEntities, liveMarkup, tagsOf, XSS_PAYLOADS } from "@/lib/testing/xss";
 import { renderMarkdown } from "./markdown";
 import { loadPreviewDiagrams } from "./preview";
+import { loadPreviewGrammar } from "./preview-code";
 
 /** The section editor as it renders its preview: the real component, in preview mode. */
 function preview(markdown: string): string {
   const html = renderToStaticMarkup(createElement(MarkdownField, { id: "evidence", value: markdown, onChange: () => {}, invalid: false, readOnly: true }));
   // The preview's own element, without the editor's toolbar and drag bar around it.
-  const start = html.indexOf('<div class="wmde-markdown ');
+  // The preview's wrapper carries attributes before its class (aria-busy while the diagram chunk loads).
+  const start = html.search(/<div [^>]*class="wmde-markdown /);
   const end = html.indexOf('<div class="w-md-editor-bar', start);
   if (start < 0) throw new Error(`no preview in: ${html.slice(0, 3000)}`);
   return html.slice(start, end);
@@ -72,5 +74,29 @@ describe("studio preview: diagrams as the public page draws them", () => {
   it.each(XSS_PAYLOADS.filter(([name]) => name.startsWith("mermaid")))("drawn, still inert: %s", async (_name, payload) => {
     await loadPreviewDiagrams();
     expect(liveMarkup(preview(payload))).toEqual([]);
+  });
+});
+
+describe("studio preview: code highlighted as the public page highlights it", () => {
+  const code = "```ts\n// the scheduler rule\nexport const limit: number = 32;\n```\n\n```rust\nfn main() {}\n```";
+  const block = (html: string, fence: string) =>
+    html
+      .split('<div class="code-block">')
+      .find((part) => part.includes(`<code class="language-${fence}">`))
+      ?.replace(/<\/pre><\/div>[\s\S]*$/, "") ?? "";
+
+  it("shows a block plain under its label until its grammar has loaded, then the page's very spans", async () => {
+    const before = preview(code);
+    expect(block(before, "ts")).toContain('<span class="code-language">TypeScript</span>');
+    expect(block(before, "ts")).not.toMatch(/class="hl-/);
+
+    expect(await loadPreviewGrammar("ts")).toBe(true);
+    const after = preview(code);
+    const page = renderMarkdown(code);
+    expect(block(after, "ts")).toMatch(/<span class="hl-[0-9a-f]+ hd-[0-9a-f]+/);
+    expect(block(after, "ts")).toBe(block(page, "ts"));
+    // Only the grammar asked for: Rust stays plain until a Rust block asks for its own chunk.
+    expect(block(after, "rust")).not.toMatch(/class="hl-/);
+    expect(await loadPreviewGrammar("nonsense")).toBe(false);
   });
 });

@@ -1,6 +1,8 @@
 import type { MDEditorProps } from "@uiw/react-md-editor/nohighlight";
+import { codeBlocks } from "./code-tokens";
 import { drawWith, type DiagramResult, type DrawDiagram, type MermaidToSvg } from "./diagram-svg";
 import { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } from "./pipeline";
+import { highlightInPreview, previewLabel } from "./preview-code";
 
 /**
  * What the studio's Markdown editor previews with: the public pages' pipeline (lib/render/markdown.ts)
@@ -11,12 +13,13 @@ import { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } fro
  * Mermaid blocks are drawn by the same renderer and checks as on the server (./diagram-svg.ts), a
  * refused block shows its source and reason the same way. The renderer is a separate chunk, loaded
  * when a field first previews; until it is there a block shows its source, marked as pending. Code
- * is not highlighted in the preview (shiki's grammars stay on the server); its text is the same.
+ * is highlighted as on the page, each grammar loaded as its own chunk when a block in its language
+ * is first previewed (./preview-code.ts); until it arrives the block shows plain under its label.
  */
 export function previewOptions(fieldId: string): NonNullable<MDEditorProps["previewOptions"]> {
   if (typeof window !== "undefined") void loadPreviewDiagrams();
   const remark = sectionRemarkPlugins();
-  const rehype = sectionRehypePlugins(`${fieldId}-preview-`, { draw: drawInPreview });
+  const rehype = sectionRehypePlugins(`${fieldId}-preview-`, { draw: drawInPreview, code: [rehypePreviewCode] });
   return {
     // Replaces both lists outright (headings, anchors, copy buttons, attributes from comments).
     pluginsFilter: (type) => (type === "remark" ? remark : rehype),
@@ -50,3 +53,8 @@ const drawInPreview: DrawDiagram = (source) => {
   }
   return result;
 };
+
+/** Fenced code in the preview: the page's spans and labels, from the grammars loaded so far. */
+function rehypePreviewCode() {
+  return codeBlocks(highlightInPreview, previewLabel);
+}
