@@ -1,9 +1,12 @@
-import { getContentStore, type Snapshot } from "@/lib/working-copy/content-store";
+import { getContentStore, type ContentStore, type Snapshot } from "@/lib/working-copy/content-store";
+import { lastChanges, seedChanges } from "@/lib/public/last-change";
+import { persistLater as persistReadModel, restorePersisted } from "@/lib/read-model";
 import { MAIN_REF } from "@/lib/working-copy/layout";
 import type { Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { parseSite, SITE_FILE, type Site } from "./site";
 import { mentionedIds } from "./links";
+import { publishedNotes } from "./published-notes";
 
 /**
  * The published view: what the public and agents may see. Built only from `main`, only from
@@ -37,10 +40,15 @@ type Derived = PublishedView & {
   linkers: ReadonlyMap<string, ReadonlySet<string>>;
 };
 
-type State = { last: { commit: Oid; view: Promise<Derived> } | null; base: Derived | null };
+type State = {
+  last: { commit: Oid; view: Promise<Derived> } | null;
+  base: Derived | null;
+  /** The persisted read model, read once per process before the first view is built. */
+  restored: Promise<void> | null;
+};
 const KEY = Symbol.for("field-notes.published-view");
 const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { last: null, base: null });
+const state = (): State => (holder[KEY] ??= { last: null, base: null, restored: null });
 
 export async function getPublishedView(): Promise<PublishedView> {
   const store = await getContentStore();
@@ -48,11 +56,14 @@ export async function getPublishedView(): Promise<PublishedView> {
   if (!commit) throw new Error(`the content repository has no ${PUBLISHED_REF}`);
   const s = state();
   if (s.last?.commit === commit) return s.last.view;
-  const view = buildView(commit);
+  // A damaged or unreadable persisted model is only a slower start: never a failed request.
+  s.restored ??= restoreReadModel(store).catch(() => undefined);
+  const view = s.restored.then(() => buildView(commit));
   s.last = { commit, view };
   view.then(
     (v) => {
       s.base = v;
+      persistLater(v);
     },
     // A failed build (a broken site.yaml, a read error) is retried on the next request, not kept.
     () => {
@@ -60,6 +71,38 @@ export async function getPublishedView(): Promise<PublishedView> {
     },
   );
   return view;
+}
+
+/**
+ * Start from what the previous run of this build persisted (lib/read-model): its parsed notes go
+ * to the store (so a snapshot parses only blobs it has not seen), its links to `links`, and the
+ * view of its commit, rebuilt from those without reading a note, becomes the base the current
+ * commit's view is derived from, with its last-change dates.
+ */
+async function restoreReadModel(store: ContentStore): Promise<void> {
+  const persisted = await restorePersisted(store);
+  if (!persisted) return;
+  for (const n of persisted.notes.values()) if (n.parsed.ok && n.links) links.set(n.parsed.note, n.links);
+  const head = persisted.head;
+  if (!head || !(await store.log(head.commit, { limit: 1 }).catch(() => null))) return;
+  const base = await buildView(head.commit);
+  // The dates belong to exactly these notes, or they are not used.
+  const sameNotes = base.notes.length === head.published.length && head.published.every(([id]) => base.byId.has(id));
+  state().base ??= base;
+  if (sameNotes && state().base === base) seedChanges(base, new Map(head.dates));
+}
+
+/** After a new view: persist it (its notes by blob, their links, its published notes and dates), off the request path. */
+function persistLater(view: Derived): void {
+  persistReadModel(async () => {
+    const store = await getContentStore();
+    const [snapshot, dates] = await Promise.all([store.snapshot(view.commit), lastChanges(view)]);
+    const notes = snapshot.notes.map((n) =>
+      n.ok ? { blob: n.blob, parsed: { ok: true as const, note: n.note }, links: linksOf(n.note) } : { blob: n.blob, parsed: { ok: false as const, errors: n.errors }, links: null },
+    );
+    const published = snapshot.notes.flatMap((n): [string, Oid][] => (n.ok && view.byId.get(n.id) === n.note ? [[n.id, n.blob]] : []));
+    return { notes, head: { commit: view.commit, published, dates: [...dates] } };
+  });
 }
 
 async function buildView(commit: Oid): Promise<Derived> {
@@ -70,12 +113,7 @@ async function buildView(commit: Oid): Promise<Derived> {
   return deriveView(base, snapshot, base?.siteText === siteText ? base.site : parseSite(siteText), siteText);
 }
 
-/** The published notes of a snapshot, by id. */
-export function publishedNotes(snapshot: Snapshot): Map<string, Note> {
-  const out = new Map<string, Note>();
-  for (const s of snapshot.notes) if (s.ok && s.id === s.note.id && isPublishedStatus(s.note.status)) out.set(s.id, s.note);
-  return out;
-}
+export { publishedNotes };
 
 /**
  * The view of `snapshot`, from `base` (the previous view, or null for a full build). Exported for
@@ -147,7 +185,8 @@ function changedIds(before: ReadonlyMap<string, Note>, after: ReadonlyMap<string
 
 // A note's links are read once per note object (one per blob): mentions scan every section.
 const links = new WeakMap<Note, string[]>();
-function linksOf(note: Note): string[] {
+/** The ids `note` links to (related and mentioned), itself left out. */
+export function linksOf(note: Note): string[] {
   let out = links.get(note);
   if (!out) {
     out = [...new Set([...note.related, ...mentionedIds(note)])].filter((t) => t !== note.id);

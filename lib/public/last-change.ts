@@ -1,5 +1,6 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
 import type { PublishedView } from "@/lib/content/published";
+import { publishedNotes } from "@/lib/content/published-notes";
 import type { Revision } from "@/lib/store/types";
 
 /**
@@ -34,11 +35,36 @@ export function lastChanges(view: PublishedView): Promise<Changes> {
   return changes;
 }
 
+/**
+ * Dates a previous run knew for `view`'s commit (the persisted read model, lib/read-model): the
+ * next view's dates then come from these and the commits since, not from every note's history.
+ */
+export function seedChanges(view: PublishedView, changes: Changes): void {
+  state().done ??= { view, changes };
+}
+
+// Beyond this many commits since the known dates, reading every note's history is as cheap.
+const MAX_STEPS = 64;
+
 async function load(view: PublishedView, base: State["done"]): Promise<Changes> {
   const store = await getContentStore();
+  if (base?.view.commit === view.commit) return base.changes;
   if (base) {
-    const [revision] = await store.log(view.commit, { limit: 1 });
-    if (revision && revision.parents[0] === base.view.commit) return nextChanges(base.view, base.changes, view, revision);
+    const since = await store.log(view.commit, { until: base.view.commit, limit: MAX_STEPS + 1 });
+    const oldest = since[since.length - 1];
+    // One commit since (the usual case), or several (a push, or commits made while the server was
+    // down): step through them oldest first, each one's notes from its snapshot (which parses only
+    // what that commit changed).
+    if (oldest && since.length <= MAX_STEPS && oldest.parents[0] === base.view.commit) {
+      let before: Pick<PublishedView, "byId"> = base.view;
+      let changes = base.changes;
+      for (const revision of since.reverse()) {
+        const after = revision.commit === view.commit ? view : { byId: publishedNotes(await store.snapshot(revision.commit)) };
+        changes = nextChanges(before, changes, after, revision);
+        before = after;
+      }
+      return changes;
+    }
   }
   const entries = await Promise.all(
     view.notes.map(async (note) => {
@@ -50,7 +76,7 @@ async function load(view: PublishedView, base: State["done"]): Promise<Changes> 
 }
 
 /** The dates of a view one commit (`revision`) after `before`: its changed notes changed in that commit. */
-export function nextChanges(before: PublishedView, changes: Changes, after: PublishedView, revision: Revision): Changes {
+export function nextChanges(before: Pick<PublishedView, "byId">, changes: Changes, after: Pick<PublishedView, "byId">, revision: Revision): Changes {
   const out = new Map(changes);
   for (const id of changes.keys()) if (!after.byId.has(id)) out.delete(id);
   for (const [id, note] of after.byId) if (before.byId.get(id) !== note) out.set(id, revision);

@@ -1,0 +1,81 @@
+import { config } from "@/lib/env";
+import type { Oid } from "@/lib/store/types";
+import { appBuild, folderFor, readPersisted, writePersisted, type Head, type NoteLine, type ParsedFile, type Persisted } from "./persist";
+
+/**
+ * When the persisted read model (./persist.ts) is read and written: read once per process before
+ * the first published view is built, and written a moment after each new view, off the request
+ * path (a write in progress when main moves again is followed by one more, for the newest view).
+ * One state per process on globalThis, shared by Next's bundle layers.
+ */
+
+export type { Head, NoteLine, ParsedFile } from "./persist";
+
+type State = {
+  /** The build the folder is keyed by; undefined: the app's own (appBuild()). */
+  build: string | null | undefined;
+  /** Blobs the notes file holds (read at start, then added by each write). */
+  written: Set<Oid>;
+  next: (() => Promise<{ notes: NoteLine[]; head: Head }>) | null;
+  running: Promise<void> | null;
+};
+const KEY = Symbol.for("field-notes.read-model-persist");
+const holder = globalThis as typeof globalThis & { [KEY]?: State };
+const state = (): State => (holder[KEY] ??= { build: undefined, written: new Set(), next: null, running: null });
+
+// Commits often come in bursts (a push, a review's several writes): the write waits for a quiet moment.
+const SETTLE_MS = 250;
+
+function folder(): string | null {
+  const s = state();
+  return folderFor(config().dataDir, s.build === undefined ? appBuild() : s.build);
+}
+
+/** What the previous run of this build persisted, its parse results handed to the store; null when there is none. */
+export async function restorePersisted(store: { seedParsed(entries: Iterable<readonly [Oid, ParsedFile]>): void }): Promise<Persisted | null> {
+  const dir = folder();
+  if (!dir) return null;
+  const persisted = await readPersisted(dir);
+  state().written = new Set(persisted.notes.keys());
+  store.seedParsed([...persisted.notes.values()].map((n) => [n.blob, n.parsed] as const));
+  return persisted;
+}
+
+/** Persist the read model `collect` gives, soon; only the newest of several waiting is written. */
+export function persistLater(collect: () => Promise<{ notes: NoteLine[]; head: Head }>): void {
+  const s = state();
+  if (!folder()) return;
+  s.next = collect;
+  s.running ??= (async () => {
+    try {
+      while (s.next) {
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        const next = s.next;
+        s.next = null;
+        const dir = folder();
+        // A failed write (a full disk, a read-only folder) costs the next start its time, nothing else.
+        if (dir)
+          await next()
+            .then(
+              (m) => writePersisted(dir, s.written, m.notes, m.head),
+              () => undefined,
+            )
+            .catch(() => undefined);
+      }
+    } finally {
+      s.running = null;
+    }
+  })();
+}
+
+/** Resolves when nothing is waiting to be written (tests, and a benchmark before it stops the server). */
+export async function persisted(): Promise<void> {
+  while (state().running) await state().running;
+}
+
+/** Tests: key the folder by `build` (null: persist nothing) instead of the app's build id, and forget what was written. */
+export function keyByBuild(build: string | null | undefined): void {
+  const s = state();
+  s.build = build;
+  s.written = new Set();
+}
