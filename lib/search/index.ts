@@ -3,7 +3,7 @@ import type { PublishedView } from "@/lib/content/published";
 import type { Note } from "@/lib/notes/schema";
 import { SEARCH_FIELDS, searchDocument, type SearchDocument } from "./fields";
 import { passageAround } from "./passage";
-import { scoreQuery, type QueryTerm } from "./score";
+import { scoreQuery, type QueryTerm, type ScoredQuery } from "./score";
 import { normalizeTerm, tokenize } from "./terms";
 
 /**
@@ -142,6 +142,11 @@ function queryTerms(query: string): QueryTerm[] {
 const ANSWERS = 256;
 const answers = new Map<string, SearchHit[]>();
 
+/** Forget the kept answers (a benchmark timing the search itself). */
+export function forgetAnswers(): void {
+  answers.clear();
+}
+
 export function searchNotes(view: PublishedView, q: string, opts: { limit?: number } = {}): SearchHit[] {
   const query = q.trim().slice(0, 500);
   if (!query) return [];
@@ -201,8 +206,8 @@ function withinReach(candidates: Scored[], limit: number, lift: number): Scored[
 
 /**
  * Candidates from the flat scorer (score.ts); null when it cannot read this index. The coverage
- * rule and `withinReach` run on the score arrays, so only the notes that could make the top
- * become objects.
+ * rule, the phrase lift and the choice of the top run on the score arrays, so only the notes of
+ * the answer become objects; `rank` then orders them exactly as it orders MiniSearch's results.
  */
 function scoredCandidates(search: MiniSearch<SearchDocument>, view: PublishedView, query: string, limit: number): Scored[] | null {
   const terms = queryTerms(query);
@@ -213,23 +218,70 @@ function scoredCandidates(search: MiniSearch<SearchDocument>, view: PublishedVie
   const { docs, matched, score } = scored;
   // Coverage by number of matched terms (the same formula as miniSearchCandidates).
   const coverageOf = Array.from({ length: 33 }, (_, m) => Math.min(1, m / asked) ** 2);
-  let best = 0;
-  for (let i = 0; i < docs.length; i++) best = Math.max(best, coverageOf[matched[docs[i]!]!]!);
-  const kept = best < 1 ? docs : docs.filter((doc) => coverageOf[matched[doc]!]! >= 0.25);
-  const base = new Float64Array(kept.length);
-  for (let i = 0; i < kept.length; i++) base[i] = score[kept[i]!]! * coverageOf[matched[kept[i]!]!]!;
-  const floor = kept.length > limit ? Float64Array.from(base).sort()[kept.length - limit]! : -Infinity;
-  const lifts = phrase.includes(" ");
-  const out: Scored[] = [];
-  for (let i = 0; i < kept.length; i++) {
-    if (base[i]! * (lifts ? EXACT_LIFT : 1) < floor) continue;
-    const doc = kept[i]!;
-    const note = view.byId.get(scored.idOf(doc));
-    // The phrase test here too, so that only notes whose final score reaches the floor become objects.
-    if (!note || (base[i]! < floor && !(lifts && hasPhrase(note, phrase)))) continue;
-    out.push({ id: note.id, note, coverage: coverageOf[matched[doc]!]!, base: base[i]!, result: () => scored.resultFor(doc) });
+  let most = 0;
+  for (let i = 0; i < docs.length; i++) most = Math.max(most, matched[docs[i]!]!);
+  // When some note matches the whole query, notes that share only a minor part of it are noise.
+  const least = coverageOf[most]! < 1 ? 0 : 0.25;
+  const kept = new Int32Array(docs.length);
+  const base = new Float64Array(docs.length);
+  let count = 0;
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i]!;
+    const coverage = coverageOf[matched[doc]!]!;
+    if (coverage < least) continue;
+    kept[count] = doc;
+    base[count++] = score[doc]! * coverage;
   }
-  return out;
+  // A final score is never below its base, so a note whose lifted base is below the limit-th best
+  // base cannot make the top.
+  const floor = count > limit ? largest(base.subarray(0, count), limit) : -Infinity;
+  const lift = phrase.includes(" ") ? EXACT_LIFT : 1;
+  const notes = notesByDoc(view, scored);
+  const top: { i: number; note: Note; score: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    if (base[i]! * lift < floor) continue;
+    const note = notes[kept[i]!];
+    if (!note) continue;
+    const final = lift > 1 && hasPhrase(note, phrase) ? base[i]! * EXACT_LIFT : base[i]!;
+    const entry = { i, note, score: final };
+    if (top.length === limit && !ranksBefore(entry, top[limit - 1]!)) continue;
+    let at = top.length;
+    while (at > 0 && ranksBefore(entry, top[at - 1]!)) at--;
+    top.splice(at, 0, entry);
+    if (top.length > limit) top.length = limit;
+  }
+  return top.map(({ i, note }) => {
+    const doc = kept[i]!;
+    return { id: note.id, note, coverage: coverageOf[matched[doc]!]!, base: base[i]!, result: () => scored.resultFor(doc) };
+  });
+}
+
+/** The order of the answer: final score, then note id. */
+const ranksBefore = (a: { score: number; note: Note }, b: { score: number; note: Note }) =>
+  a.score > b.score || (a.score === b.score && a.note.id.localeCompare(b.note.id) < 0);
+
+/** The k-th largest value (k ≤ values.length), by a sorted window of the k largest seen. */
+function largest(values: Float64Array, k: number): number {
+  const top = Array.from(values.subarray(0, k)).sort((a, b) => a - b);
+  for (let i = k; i < values.length; i++) {
+    const v = values[i]!;
+    if (v <= top[0]!) continue;
+    let at = 1;
+    while (at < k && top[at]! < v) top[at - 1] = top[at++]!;
+    top[at - 1] = v;
+  }
+  return top[0]!;
+}
+
+// The note of each short document id of the index, per view (the index holds exactly the view).
+const notesOfView = new WeakMap<PublishedView, (Note | undefined)[]>();
+function notesByDoc(view: PublishedView, scored: ScoredQuery): (Note | undefined)[] {
+  let notes = notesOfView.get(view);
+  if (!notes || notes.length < scored.score.length) {
+    notes = Array.from({ length: scored.score.length }, (_, doc) => view.byId.get(scored.idOf(doc)));
+    notesOfView.set(view, notes);
+  }
+  return notes;
 }
 
 function miniSearchCandidates(search: MiniSearch<SearchDocument>, view: PublishedView, query: string): Scored[] {

@@ -95,11 +95,8 @@ export function scoreQuery(search: object, terms: readonly QueryTerm[], options:
   const byField = fieldLengths(index, fieldCount);
   const n = index._nextId;
   const total = new Float64Array(n);
-  const spec = new Float64Array(n);
-  const mask = new Uint32Array(n);
-  const seen = new Uint8Array(n);
-  const touched = new Int32Array(n);
   const docs = new Int32Array(n);
+  const { spec, mask, seen, touched } = scratchFor(n);
   let docCount = 0;
 
   const specs = terms.map((t) => expand(index._index, t, sources.indexOf(t.term), options.weights));
@@ -143,6 +140,7 @@ export function scoreQuery(search: object, terms: readonly QueryTerm[], options:
   for (let i = 0; i < docCount; i++) {
     const doc = docs[i]!;
     const count = popcount(mask[doc]!);
+    mask[doc] = 0;
     matched[doc] = count;
     score[doc] = total[doc]! * count;
   }
@@ -153,6 +151,17 @@ export function scoreQuery(search: object, terms: readonly QueryTerm[], options:
     idOf: (doc) => index._documentIds.get(doc) ?? "",
     resultFor: (doc) => resultFor(doc, specs, options.fields, fieldIds, score[doc]!, index._documentIds.get(doc) ?? ""),
   };
+}
+
+// Working arrays of a query, reused (a query runs start to end without yielding); each is left
+// zeroed where it was written. Fresh ones per query were most of the garbage a search made.
+let scratch = { spec: new Float64Array(0), mask: new Uint32Array(0), seen: new Uint8Array(0), touched: new Int32Array(0) };
+function scratchFor(n: number) {
+  if (scratch.spec.length < n) {
+    const size = Math.ceil(n * 1.25);
+    scratch = { spec: new Float64Array(size), mask: new Uint32Array(size), seen: new Uint8Array(size), touched: new Int32Array(size) };
+  }
+  return scratch;
 }
 
 function expand(radix: Radix, query: QueryTerm, bit: number, weights: ScoreOptions["weights"]): Spec {
