@@ -11,6 +11,7 @@ import { assetFolderFindings, committedAssets } from "@/lib/assets/committed";
 import type { Oid, Revision } from "@/lib/store/types";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
 import { DRAFTS_PREFIX, MAIN_REF, notePath } from "@/lib/working-copy/layout";
+import { checkReviews } from "./check-reviews";
 import { phaseFacts } from "./phases";
 import { parseSite, SITE_FILE } from "./site";
 
@@ -148,8 +149,8 @@ const PLAIN_GIT = { id: "plain git", role: "author" } as const;
 /**
  * Which commits of a repository content:check judges (docs/decisions/approval-trailers.md, "History"):
  * only those it is asked to. By default a ref's tip; with `since`, every first-parent commit after
- * that revision; with `all`, the whole repository: main from its first commit and each draft
- * branch's own commits (from where it leaves main). Each judged commit is held to today's rules,
+ * that revision; with `all`, the whole repository: main from its first commit, each draft
+ * branch's own commits (from where it leaves main) and every review record (./check-reviews.ts). Each judged commit is held to today's rules,
  * approval trailers included: no exemption by date or by a marker inside the repository, both of
  * which a forger writes as easily as the commit.
  */
@@ -177,6 +178,8 @@ export async function checkRepository(gitdir: string, opts: { ref?: string; sinc
     findings.push(...(await checkCommits(store, own, true)));
     checked += own.length;
   }
+  // And every review record on refs/reviews/*, replayed through the same acceptance function.
+  findings.push(...(await checkReviews(store)).findings);
   return { checked, findings };
 }
 

@@ -164,7 +164,7 @@ describe("the studio's own history passes content:check", () => {
     ok(await api.reopen(f.author, "2", { reason: "A measurement needs to be redone before anything is decided." }));
   });
 
-  it("leaves a repository with zero findings: main from its first commit and every draft branch, each commit in full", async () => {
+  it("leaves a repository with zero findings: main from its first commit, every draft branch and every review record", async () => {
     const { checked, findings } = await checkRepository(f.gitdir, { all: true });
     expect(findings).toEqual([]);
     // Main: the seed and, after it, the walk's publishes and phase commits; the draft still open: its one save.
@@ -279,6 +279,38 @@ describe("the same changes forged with plain git are refused", () => {
       n.write(text);
     });
     expectRefused(findings, "phases/4.yaml", lineOf(text, "status:"), "closeout", /closed phase needs its closed date and its closeout record/);
+  });
+
+  it("review records written with plain git: a verdict by the note's own author, a reply pasting a local path", async () => {
+    const ref = git("for-each-ref", "--format=%(refname)", "refs/reviews/")
+      .split("\n")
+      .find((r) => git("show", `${r}:records.log`).includes("threads/"));
+    if (!ref) throw new Error("the walk left no review thread");
+    const id = ref.slice("refs/reviews/".length);
+    const listed = git("show", `${ref}:records.log`).split("\n");
+    const thread = listed.find((p) => p.startsWith("threads/"))?.split("/")[1] ?? "";
+    const approved = JSON.parse(git("show", `${ref}:${listed.find((p) => p.startsWith("verdicts/"))}`)) as { revision: string };
+    const g = (...args: string[]) => execFileSync("git", ["-C", work, ...args], { encoding: "utf8" });
+    g("fetch", "--quiet", "origin", `+${ref}:refs/forged/review`);
+    g("checkout", "--quiet", "-B", "forged-review", "refs/forged/review");
+    const at = "2026-12-03T10:00:00.000Z";
+    const by = { id: "ada", name: "ada" };
+    const verdict = { v: 1, id: "aaaaaaaaaaaa", at, by, kind: "verdict", revision: approved.revision, verdict: "approve" };
+    const reply = { v: 1, id: "bbbbbbbbbbbb", at, by, kind: "reply", thread, text: "The traces are in\n/home/ada/runs/trace.json" };
+    const files = [`verdicts/20261203T100000000Z-${verdict.id}.json`, `threads/${thread}/20261203T100000000Z-${reply.id}.json`];
+    fs.mkdirSync(path.join(work, "threads", thread), { recursive: true });
+    fs.mkdirSync(path.join(work, "verdicts"), { recursive: true });
+    fs.writeFileSync(path.join(work, files[0]!), `${JSON.stringify(verdict, null, 2)}\n`);
+    fs.writeFileSync(path.join(work, files[1]!), `${JSON.stringify(reply, null, 2)}\n`);
+    fs.appendFileSync(path.join(work, "records.log"), `${files.join("\n")}\n`);
+    g("add", "-A");
+    g("commit", "--quiet", "-m", "Approve my own note");
+    g("push", "--quiet", "--force", "origin", `HEAD:${ref}`);
+    const { findings } = await checkRepository(f.gitdir, { all: true });
+    // Lines of the files as written above: "by" opens line 5, "text" is line 11.
+    expectRefused(findings, `${ref}:${files[0]}`, 5, "self-review", new RegExp(`^ada wrote a revision of ${id}`));
+    expectRefused(findings, `${ref}:${files[1]}`, 11, "archive-policy", /local file path/i);
+    expect(findings.filter((x) => !x.file.startsWith(ref))).toEqual([]);
   });
 
   it("a draft-status note on main", async () => {
