@@ -15,7 +15,7 @@ const server = process.env.E2E_SERVER === "dev" ? "dev" : "start";
 // server's data folder is written by nothing but e2e/visual.setup.ts, while the other specs publish
 // notes and close phases that would change the pages under the snapshots. A plain run skips them.
 const visual = process.env.E2E_VISUAL === "1";
-const VISUAL_FILES = /visual\.(spec|setup)\.ts$/;
+const VISUAL_FILES = /visual\.(spec|setup|figures\.spec)\.ts$/;
 
 export default defineConfig({
   testDir: "e2e",
