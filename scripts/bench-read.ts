@@ -15,7 +15,7 @@ import { MAIN_REF } from "@/lib/working-copy/layout";
  * generated notes), req/s and p99 of every public page and agent format as a ratio of a static
  * file served by the same server, in interleaved rounds (autocannon, 16 connections), medians;
  * then capsule p99 while a commit is being indexed, search latency (HTTP and in-process), start to
- * first 200 (cold, then warm from the persisted index), the first request after a one-note commit,
+ * first 200 (cold, then warm from the persisted read model), the first request after a one-note commit,
  * response sizes and the server's RSS. Prints a table per size and, last, one JSON line.
  *
  *   npm run build && npm run bench:read
@@ -261,7 +261,9 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       await commitOne();
       firstAfterCommit[t.name] = ms(await timed(t));
     }
-    await sleep(1000); // let a background index finish and be persisted before the restart
+    // The server persists its read model a moment after each commit (lib/read-model): stop it only
+    // once that names main's commit, as a server that ran a few seconds more would have.
+    const persistedHead = await waitForPersisted(dataDir, (await store.resolve("main"))!);
     const rssRun = rss.stop();
     await stopServer(server);
 
@@ -278,6 +280,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       { measure: "search in-process first query (index build, ms)", value: searchInProcess.first },
       { measure: "start to first 200 of / (cold, ms)", value: ms(coldStart) },
       { measure: "start to first 200 of / (warm, ms)", value: ms(warmStart) },
+      { measure: "read model persisted for main's commit before the restart", value: persistedHead ? "yes" : "no (timed out)" },
       ...Object.entries(firstAfterCommit).map(([k, v]) => ({ measure: `first ${k} after a one-note commit (ms)`, value: v })),
       ...Object.entries(sizes).map(([k, v]) => ({ measure: `size of ${k} (bytes, uncompressed)`, value: v })),
       { measure: "server RSS, max (MB)", value: rssRun },
@@ -311,6 +314,19 @@ async function buildArchive(gitdir: string, notes: number) {
   const changes: Record<string, string> = {};
   for (let i = 21; i < notes; i++) changes[`notes/${idOf(i)}.md`] = benchNote(i, `Note ${i} of the read benchmark's archive.`);
   await store.commit({ ref: MAIN_REF, expected: await store.resolve("main"), author: AUTHOR, message: `Add ${notes - 21} notes`, changes });
+}
+
+/** Waits (up to 20 s) until the persisted read model's head names `commit`; false if it never does. */
+async function waitForPersisted(dataDir: string, commit: string): Promise<boolean> {
+  const root = path.join(dataDir, "read-model");
+  for (let i = 0; i < 200; i++) {
+    for (const build of fs.existsSync(root) ? fs.readdirSync(root) : []) {
+      const head = path.join(root, build, "head.json");
+      if (fs.existsSync(head) && fs.readFileSync(head, "utf8").includes(`"commit":"${commit}"`)) return true;
+    }
+    await sleep(100);
+  }
+  return false;
 }
 
 type Server = { child: ChildProcess; firstOk: number };
