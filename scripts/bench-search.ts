@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { ensureContentRepo } from "@/lib/store/api";
 import { openContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
@@ -99,10 +100,32 @@ async function main() {
   resetConfig();
   const { getPublishedView } = await import("@/lib/content/published");
   const search = await import("@/lib/search");
+  const { searchDocument } = await import("@/lib/search/fields");
   const loadBefore = load();
   const view = await getPublishedView();
-  const build = await timed(() => search.searchReady(view));
-  console.log(`${view.notes.length} notes; first index build ${fmt(build.wall)} ms; load average ${loadBefore}`);
+
+  // The first build, and how long the event loop (so any request) waits behind it: the old
+  // slices of 24 notes (the loop that was in lib/search/index.ts), then searchReady's slices.
+  const blocked = async (build: () => Promise<unknown>) => {
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    const t = await timed(build);
+    delay.disable();
+    return { wall: t.wall, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 };
+  };
+  const oldBuild = await blocked(async () => {
+    const index = search.newSearchIndex();
+    for (let i = 0; i < view.notes.length; i += 24) {
+      index.addAll(view.notes.slice(i, i + 24).map(searchDocument));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  });
+  const newBuild = await blocked(() => search.searchReady(view));
+  console.log(`${view.notes.length} notes; load average ${loadBefore}`);
+  console.log("\nfirst index build: total, and the event loop's delay while it runs (ms):");
+  console.log("| build | total | loop delay p99 | loop delay max |\n| --- | ---: | ---: | ---: |");
+  console.log(`| slices of 24 notes (before) | ${fmt(oldBuild.wall)} | ${fmt(oldBuild.p99)} | ${fmt(oldBuild.max)} |`);
+  console.log(`| slices of ${search.SLICE_MS} ms (after) | ${fmt(newBuild.wall)} | ${fmt(newBuild.p99)} | ${fmt(newBuild.max)} |`);
   // Warm both paths (JIT, the per-commit field lengths) before timing.
   search.searchNotesReference(view, "warm", { limit: 10 });
   search.searchNotes(view, "warm", { limit: 10 });
@@ -190,6 +213,8 @@ async function main() {
       after_p95_ms: after.p95,
       after_cpu_p95_ms: after.cpu95,
       differing,
+      build_loop_delay_max_ms_before: oldBuild.max,
+      build_loop_delay_max_ms_after: newBuild.max,
       load: load(),
     }),
   );

@@ -10,7 +10,7 @@ import { normalizeTerm, tokenize } from "./terms";
  * Full-text search over the published notes: every field, ranked (BM25 with field boosts), with
  * the passage that matched. There is one live index per process. A new commit moves it by the
  * notes that changed (MiniSearch remove/add), never by rebuilding it; the first build
- * (a fresh start with nothing persisted) runs in small slices between requests, and a search that
+ * (a fresh start with nothing persisted) runs in slices of at most SLICE_MS between requests, and a search that
  * arrives meanwhile waits for it without holding up any other request. Passages are cut for the
  * returned hits only.
  */
@@ -31,9 +31,10 @@ export { FIELD_LABEL } from "./fields";
 const FIELDS = SEARCH_FIELDS.map((f) => f.field);
 const BOOST: Record<string, number> = Object.fromEntries(SEARCH_FIELDS.map((f) => [f.field, f.boost]));
 export const SEARCH_OPTIONS = { fields: FIELDS, idField: "id", tokenize, processTerm: normalizeTerm } as const;
-// Notes indexed per slice of the first build: a slice takes a few milliseconds, so a request that
-// arrives during the build waits at most that long.
-const SLICE = 24;
+// How long one slice of the first build may hold the event loop: a request that arrives during
+// the build waits at most about this long. (Slices of a fixed 24 notes took 20–40 ms each at
+// 10,000 bench notes, longer on a loaded machine; `npm run bench:search` measures both.)
+export const SLICE_MS = 4;
 
 /** The live index: which commit it holds and the note objects it was built from (one per blob). */
 export type LiveIndex = { commit: string; notes: ReadonlyMap<string, Note>; search: MiniSearch<SearchDocument> };
@@ -79,8 +80,11 @@ export async function searchReady(view: PublishedView): Promise<void> {
 
 async function buildInSlices(view: PublishedView): Promise<LiveIndex> {
   const search = newSearchIndex();
-  for (let i = 0; i < view.notes.length; i += SLICE) {
-    search.addAll(view.notes.slice(i, i + SLICE).map(indexed));
+  let i = 0;
+  while (i < view.notes.length) {
+    const until = performance.now() + SLICE_MS;
+    do search.add(indexed(view.notes[i++]!));
+    while (i < view.notes.length && performance.now() < until);
     await new Promise((resolve) => setImmediate(resolve));
   }
   return { commit: view.commit, notes: view.byId, search };
