@@ -28,7 +28,7 @@ afterAll(() => fs.rmSync(fixture, { recursive: true, force: true }));
 
 describe("layer rules", () => {
   it("refuses the store, a domain service or fs in browser code, but lets a type through", async () => {
-    expect(await problems("components", 'import { getContentStore } from "@/lib/store";\nexport const s = getContentStore;\n')).toEqual([
+    expect(await problems("components", 'import { createContentStore } from "@/lib/store";\nexport const s = createContentStore;\n')).toEqual([
       expect.stringContaining("no-restricted-imports"),
     ]);
     expect(await problems("lib/queries", 'import { saveDraft } from "@/lib/studio/save-draft";\nexport const s = saveDraft;\n')).toHaveLength(1);
@@ -40,7 +40,7 @@ describe("layer rules", () => {
 
   it("keeps the rules pure and the store at the bottom", async () => {
     expect(await problems("lib/rules", 'import fs from "node:fs";\nexport const f = fs;\n')).toHaveLength(1);
-    expect(await problems("lib/notes", 'import { getContentStore } from "@/lib/store";\nexport const s = getContentStore;\n')).toHaveLength(1);
+    expect(await problems("lib/notes", 'import { createContentStore } from "@/lib/store";\nexport const s = createContentStore;\n')).toHaveLength(1);
     expect(await problems("lib/store", 'import { saveDraft } from "@/lib/studio/save-draft";\nexport const s = saveDraft;\n')).toHaveLength(1);
     expect(await problems("lib/rules", 'import { z } from "zod";\nexport const s = z.string();\n')).toEqual([]);
     expect(await problems("lib/rules", 'import * as git from "isomorphic-git";\nexport const g = git;\n')).toHaveLength(1);
