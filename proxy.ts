@@ -4,20 +4,26 @@ import { refuseCrossSiteWrite } from "@/lib/http/cross-site";
 import { refuseMalformedPath } from "@/lib/http/malformed-path";
 import { markdownTwin, withMarkdownLink } from "@/lib/http/markdown-twin";
 import { continueSecurely, withSecurityHeaders } from "@/lib/http/security-headers";
-import { cachedPage } from "@/lib/http/page-cache";
+import { cachedAgentFormat, cachedPage } from "@/lib/http/page-cache";
 
 /**
  * Every request passes here first, in this order: a request for a host we do not serve is
  * refused; a path with a malformed percent-escape is a 400 (Next's router would throw on it and
  * answer 500); a cross-site write riding on a session cookie is refused; a request for a page's
- * Markdown twin is rewritten to it; a public page already rendered for main's commit is answered
+ * Markdown twin is rewritten to it (an agent format already built for main's commit is answered
+ * from memory just before); a public page already rendered for main's commit is answered
  * from memory (lib/http/page-cache.ts); everything else goes on to the app with the security headers
  * (and a refusal or a rewrite carries them too). Each step is one module in lib/http, so a reader
  * finds each rule in one place.
  */
 export async function proxy(request: NextRequest) {
-  const early = refuseForeignHost(request) ?? refuseMalformedPath(request) ?? refuseCrossSiteWrite(request) ?? markdownTwin(request);
-  if (early) return withSecurityHeaders(early);
+  const refused = refuseForeignHost(request) ?? refuseMalformedPath(request) ?? refuseCrossSiteWrite(request);
+  if (refused) return withSecurityHeaders(refused);
+  // An agent format (named by its path alone) already built for main's commit: from memory, or a 304.
+  const agent = await cachedAgentFormat(request);
+  if (agent) return agent;
+  const twin = markdownTwin(request);
+  if (twin) return withSecurityHeaders(twin);
   // A public page already rendered for main's commit and this origin: from memory, or a 304.
   const cached = await cachedPage(request);
   return cached ?? withMarkdownLink(request, await continueSecurely(request));

@@ -53,3 +53,38 @@ test("a cached page revalidates with 304, and a plain-git commit or a draft chan
   expect(await withDraft.text()).not.toContain("Bittern draft never shown");
   expect(withDraft.headers()["etag"]).not.toBe(etag);
 });
+
+test("agent formats served from memory revalidate with 304, and a plain-git commit or a draft changes them at once", async ({ request }) => {
+  const urls = ["/agents/index.json", "/llms.txt", "/notes/AFN-002.md", "/agents/capsules/AFN-002.json", "/agents/search.json?q=Osprey"];
+  // Asked twice with a pause: the second answer comes from the cache the first one filled.
+  const tags = new Map<string, string>();
+  for (const url of urls) {
+    await request.get(url);
+    await new Promise((r) => setTimeout(r, 300));
+    const res = await request.get(url);
+    expect(res.status(), url).toBe(200);
+    const etag = res.headers()["etag"]!;
+    expect(etag, url).toContain(res.headers()["x-content-commit"]!);
+    expect(res.headers()["access-control-allow-origin"], url).toBe("*");
+    expect((await request.get(url, { headers: { "If-None-Match": etag } })).status(), url).toBe(304);
+    tags.set(url, etag);
+  }
+  expect(await (await request.get("/agents/search.json?q=Osprey")).text()).not.toContain("AFN-963");
+
+  commitWithGit(
+    {
+      "notes/AFN-963.md": noteFrom("AFN-963", "Osprey capsule read through the agent cache", "verified-checkpoint"),
+      "notes/AFN-964.md": noteFrom("AFN-964", "Osprey draft never shown to agents", "draft"),
+    },
+    { message: "Publish AFN-963 and draft AFN-964 with plain git" },
+  );
+  for (const url of urls) {
+    const res = await request.get(url, { headers: { "If-None-Match": tags.get(url)! } });
+    expect(res.status(), url).toBe(200);
+    expect(res.headers()["etag"], url).not.toBe(tags.get(url));
+    expect(await res.text(), url).not.toContain("Osprey draft never shown");
+  }
+  expect(await (await request.get("/agents/index.json")).text()).toContain("AFN-963");
+  expect(await (await request.get("/agents/search.json?q=Osprey")).text()).toContain("AFN-963");
+  expect((await request.get("/notes/AFN-964.md")).status()).toBe(404);
+});

@@ -17,37 +17,44 @@ import { etagFor, originVary, requestOrigin } from "./origin";
  * A miss renders as usual; a background request to this same server (marked with a per-process
  * token, so it passes through) fills the cache with exactly what a reader would get, headers
  * (Content-Security-Policy with the commit's nonce) included.
+ *
+ * Agent formats (the index, capsules, notes' .md/.txt/.json, llms.txt, search.json) are kept the
+ * same way (`cachedAgentFormat`, asked before the Markdown-twin rewrite, since they are chosen by
+ * their path alone), with the route's own ETag, Cache-Control and Vary, and only when the route
+ * says it built them from this very commit (X-Content-Commit). Their bytes were already built once
+ * per commit (lib/agents/bytes.ts); this spares each request the route handler around them.
  */
 
 const PAGES = [/^\/$/, /^\/search$/, /^\/notes\/[^/.]+$/, /^\/notes\/[^/.]+\/history$/, /^\/tags\/[^/]+$/, /^\/phases\/[^/]+$/];
+const AGENT_FORMATS = [
+  /^\/agents\/(index\.json|index\.md|phases\.json|pages\.txt|search\.json)$/,
+  /^\/agents\/capsules\/[^/]+\.json$/,
+  /^\/agents\/schema\/[^/]+$/,
+  /^\/llms(-full)?\.txt$/,
+  /^\/notes\/[A-Z][A-Z0-9]*-\d{3,}\.(md|txt|json)$/,
+];
 const FILL_HEADER = "x-field-notes-page-fill";
 const FILL_TOKEN = randomBytes(16).toString("hex");
 // Headers of the rendered page that are about this one transfer, not the page.
-const HOP = new Set([
-  "connection",
-  "keep-alive",
-  "transfer-encoding",
-  "content-length",
-  "content-encoding",
-  "date",
-  "set-cookie",
-  "vary",
-  "etag",
-  "cache-control",
-]);
+const TRANSFER = ["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "date", "set-cookie"];
+const HOP = new Set([...TRANSFER, "vary", "etag", "cache-control"]);
+// An agent format keeps the validators and Vary its route set (the commit's ETag, CORS exposure).
+const AGENT_HOP = new Set(TRANSFER);
 export const PAGE_CACHE_CONTROL = "public, no-cache";
+// Per kind (pages, agent formats) and commit; a search URL is a new key per query.
 const MAX_PAGES = 256;
 
-type Entry = { headers: [string, string][] };
+type Kind = "page" | "agent";
+type Entry = { kind: Kind; headers: [string, string][] };
 type State = { commit: string | null; pages: Map<string, Entry>; filling: Set<string>; view: object };
 const KEY = Symbol.for("field-notes.page-cache");
 const holder = globalThis as typeof globalThis & { [KEY]?: State };
 const state = (): State => (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Set(), view: {} });
 
 /** Whether this request may be answered from, or fill, the page cache. */
-function cacheable(request: NextRequest): boolean {
+function cacheable(request: NextRequest, kind: Kind): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
-  if (!PAGES.some((p) => p.test(request.nextUrl.pathname))) return false;
+  if (!(kind === "page" ? PAGES : AGENT_FORMATS).some((p) => p.test(request.nextUrl.pathname))) return false;
   // Client-side navigations and prefetches ask for the RSC payload, not the page.
   const h = request.headers;
   if (h.get("rsc") || h.get("next-router-prefetch") || h.get("next-router-state-tree") || request.nextUrl.searchParams.has("_rsc")) return false;
@@ -56,8 +63,17 @@ function cacheable(request: NextRequest): boolean {
 }
 
 /** The cached page, a 304, or null (render as usual, and fill the cache behind it). */
-export async function cachedPage(request: NextRequest): Promise<Response | null> {
-  if (!cacheable(request)) return null;
+export function cachedPage(request: NextRequest): Promise<Response | null> {
+  return cached(request, "page");
+}
+
+/** The cached agent format, a 304, or null (the route answers, and fills the cache behind it). */
+export function cachedAgentFormat(request: NextRequest): Promise<Response | null> {
+  return cached(request, "agent");
+}
+
+async function cached(request: NextRequest, kind: Kind): Promise<Response | null> {
+  if (!cacheable(request, kind)) return null;
   let commit: string | null;
   try {
     commit = await (await getContentStore()).resolve(MAIN_REF);
@@ -77,10 +93,12 @@ export async function cachedPage(request: NextRequest): Promise<Response | null>
   const url = `${request.nextUrl.pathname}${request.nextUrl.search}`;
   const etag = etagFor(commit, `page.${createHash("sha256").update(url).digest("hex").slice(0, 12)}`, origin);
   const vary = ["Accept-Encoding", "Accept", originVary()].filter(Boolean).join(", ");
-  const common = { ETag: etag, "Cache-Control": PAGE_CACHE_CONTROL, Vary: vary, "X-Content-Commit": commit };
-  const key = `${origin} ${url}`;
+  const key = `${kind} ${origin} ${url}`;
   const entry = s.pages.get(key);
-  if (entry && etagMatches(request.headers.get("if-none-match"), etag)) {
+  // A page takes the cache's validators; an agent format keeps its route's (common is then empty).
+  const common: Record<string, string> = kind === "page" ? { ETag: etag, "Cache-Control": PAGE_CACHE_CONTROL, Vary: vary, "X-Content-Commit": commit } : {};
+  const tag = kind === "page" ? etag : (entry?.headers.find(([name]) => name === "etag")?.[1] ?? null);
+  if (entry && tag && etagMatches(request.headers.get("if-none-match"), tag)) {
     return new Response(null, { status: 304, headers: { ...Object.fromEntries(entry.headers), ...common } });
   }
   const bytes = entry ? await cachedBytes(s.view as never, key, async () => null) : null;
@@ -94,15 +112,21 @@ export async function cachedPage(request: NextRequest): Promise<Response | null>
     if (encoding) headers.set("Content-Encoding", encoding);
     return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
   }
-  if (!s.filling.has(key) && s.pages.size < MAX_PAGES) {
+  if (!s.filling.has(key) && count(s, kind) < MAX_PAGES) {
     s.filling.add(key);
-    void fill(request, commit, key).finally(() => state().filling.delete(key));
+    void fill(request, commit, key, kind).finally(() => state().filling.delete(key));
   }
   return null;
 }
 
-/** Render the page once more, through this server, and keep it if it is a 200 HTML page of `commit`. */
-async function fill(request: NextRequest, commit: string, key: string): Promise<void> {
+function count(s: State, kind: Kind): number {
+  let n = 0;
+  for (const e of s.pages.values()) if (e.kind === kind) n++;
+  return n;
+}
+
+/** Render the page once more, through this server, and keep it if it is a 200 HTML page (or agent format) of `commit`. */
+async function fill(request: NextRequest, commit: string, key: string, kind: Kind): Promise<void> {
   const self = process.env.__NEXT_PRIVATE_ORIGIN;
   if (!self) return;
   const target = new URL(`${request.nextUrl.pathname}${request.nextUrl.search}`, self);
@@ -124,14 +148,15 @@ async function fill(request: NextRequest, commit: string, key: string): Promise<
   });
   const s = state();
   if (!answer || answer.status !== 200 || s.commit !== commit) return;
-  if (!String(answer.headers["content-type"] ?? "").startsWith("text/html")) return;
+  if (kind === "page" && !String(answer.headers["content-type"] ?? "").startsWith("text/html")) return;
+  if (kind === "agent" && answer.headers["x-content-commit"] !== commit) return;
   // A render that raced a commit on main may hold the newer commit: keep it only if main is still there.
   if ((await (await getContentStore()).resolve(MAIN_REF)) !== commit || s.commit !== commit) return;
   const kept: [string, string][] = [];
   for (const [name, value] of Object.entries(answer.headers)) {
-    if (HOP.has(name) || name.startsWith("x-middleware") || value === undefined) continue;
+    if ((kind === "page" ? HOP : AGENT_HOP).has(name) || name.startsWith("x-middleware") || value === undefined) continue;
     kept.push([name, Array.isArray(value) ? value.join(", ") : value]);
   }
   await cachedBytes(s.view as never, key, async () => answer.body.toString("utf8"));
-  s.pages.set(key, { headers: kept });
+  s.pages.set(key, { kind, headers: kept });
 }
