@@ -2,7 +2,7 @@ import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Oid } from "@/lib/store/types";
 import { isPublishedStatus } from "@/lib/notes/schema";
 import { mainFacts } from "./note-context";
-import { MAIN_REF } from "./refs";
+import { MAIN_REF, noMain } from "./refs";
 
 /**
  * What the editor's pickers offer, read from main once per page: the phases a note may name, the
@@ -19,7 +19,7 @@ export type EditorCatalog = {
 export async function editorCatalog(): Promise<EditorCatalog> {
   const store = await getContentStore();
   const head = await store.resolve(MAIN_REF);
-  if (!head) throw new Error(`the content repository has no ${MAIN_REF}`);
+  if (!head) throw noMain();
   const main = await mainFacts(store, head);
   const published = main.snapshot.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [n.note] : []));
   return {

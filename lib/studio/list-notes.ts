@@ -3,7 +3,7 @@ import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Oid, Person } from "@/lib/store/types";
 import { isPublishedStatus, type Status } from "@/lib/notes/schema";
 import type { StudioActor } from "@/lib/auth/identity";
-import { DRAFTS_PREFIX, idOfDraftRef, MAIN_REF, notePath } from "./refs";
+import { DRAFTS_PREFIX, idOfDraftRef, MAIN_REF, noMain, notePath } from "./refs";
 
 /** The studio's list: every draft and every published note, with status and last change. */
 
@@ -24,7 +24,7 @@ export async function listNotes(_actor: StudioActor): Promise<NoteListEntry[]> {
   const store = await getContentStore();
   const drafts = await store.listRefs(DRAFTS_PREFIX);
   const mainHead = await store.resolve(MAIN_REF);
-  if (!mainHead) throw new Error(`the content repository has no ${MAIN_REF}`);
+  if (!mainHead) throw noMain();
   const main = await store.snapshot(mainHead);
   const published = new Map(main.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [[n.id, n.note]] : [])));
   const draftHeads = new Map(

@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/api/errors";
 import { decodeParam } from "@/lib/http/params";
 
 // The repository's layout lives one layer down, shared with lib/review.
-export { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, notePath } from "@/lib/working-copy/layout";
+export { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, noMain, notePath } from "@/lib/working-copy/layout";
 
 /** A note id from a URL: "AFN-022" (any case); anything else is a 404, as for a note that does not exist. */
 export function noteIdParam(raw: string): string {

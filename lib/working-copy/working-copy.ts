@@ -3,7 +3,7 @@ import type { FileRevision, Oid } from "@/lib/store/types";
 import { isPublishedStatus } from "@/lib/notes/schema";
 import { actorIdOfEmail } from "@/lib/auth/identity";
 import { notFound } from "@/lib/api/errors";
-import { draftRef, MAIN_REF, notePath } from "./layout";
+import { draftRef, MAIN_REF, noMain, notePath } from "./layout";
 
 /**
  * The version of a note the studio works on: its draft branch when there is one, else the
@@ -33,7 +33,7 @@ export async function workingCopy(id: string, store?: ContentStore): Promise<Wor
 /** The working copy at heads the caller already resolved (one read of the refs per request). */
 export async function workingCopyAt(s: ContentStore, id: string, heads: { draftHead: Oid | null; mainHead: Oid | null }): Promise<WorkingCopy> {
   const { draftHead, mainHead } = heads;
-  if (!mainHead) throw new Error(`the content repository has no ${MAIN_REF}`);
+  if (!mainHead) throw noMain();
   const onMain = await s.readNote(id, mainHead);
   if (draftHead) {
     const stored = await s.readNote(id, draftHead);
