@@ -69,18 +69,19 @@ export type ScoredQuery = {
   resultFor: (doc: number) => SearchResult;
 };
 
-// Field lengths as one typed array per field, rebuilt when the index changed (per commit).
-const lengths = new WeakMap<object, { stamp: string; byField: Float64Array[] }>();
+// BM25's length term of each note in each field, `K * (1 - B + B * length / average)` exactly as
+// MiniSearch computes it, one typed array per field; recomputed when the index changed (per commit).
+const norms = new WeakMap<object, { stamp: string; byField: Float64Array[] }>();
 
-function fieldLengths(index: Internals, fieldCount: number): Float64Array[] {
+function lengthNorms(index: Internals, fieldCount: number): Float64Array[] {
   const stamp = `${index._nextId}:${index._documentCount}`;
-  const cached = lengths.get(index);
+  const cached = norms.get(index);
   if (cached && cached.stamp === stamp) return cached.byField;
   const byField = Array.from({ length: fieldCount }, () => new Float64Array(index._nextId));
   for (const [doc, perField] of index._fieldLength) {
-    for (let f = 0; f < fieldCount; f++) byField[f]![doc] = perField[f] ?? 0;
+    for (let f = 0; f < fieldCount; f++) byField[f]![doc] = K * (1 - B + (B * perField[f]!) / index._avgFieldLength[f]!);
   }
-  lengths.set(index, { stamp, byField });
+  norms.set(index, { stamp, byField });
   return byField;
 }
 
@@ -92,7 +93,7 @@ export function scoreQuery(search: object, terms: readonly QueryTerm[], options:
 
   const fieldIds = options.fields.map((f) => index._fieldIds[f] ?? -1);
   const fieldCount = Object.keys(index._fieldIds).length;
-  const byField = fieldLengths(index, fieldCount);
+  const byField = lengthNorms(index, fieldCount);
   const n = index._nextId;
   const total = new Float64Array(n);
   const docs = new Int32Array(n);
@@ -109,15 +110,14 @@ export function scoreQuery(search: object, terms: readonly QueryTerm[], options:
         if (!freqs) continue;
         const field = options.fields[i]!;
         const fieldBoost = options.boost[field] || 1;
-        const lengthOf = byField[fieldId]!;
-        const avg = index._avgFieldLength[fieldId]!;
+        const normOf = byField[fieldId]!;
         const matching = freqs.size;
         const idf = Math.log(1 + (index._documentCount - matching + 0.5) / (matching + 0.5));
         // MiniSearch multiplies termWeight * termBoost * fieldBoost * docBoost * rawScore, in that order.
         const factor = weight * 1 * fieldBoost * 1;
         // forEach, not for…of: no [key, value] pair per posting.
         freqs.forEach((tf, doc) => {
-          const weighted = factor * (idf * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lengthOf[doc]!) / avg))));
+          const weighted = factor * (idf * (D + (tf * (K + 1)) / (tf + normOf[doc]!)));
           if (seen[doc] === 0) {
             seen[doc] = 1;
             touched[touchedCount++] = doc;
