@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { api, ok, proposedNote, type NoteView } from "./support/review";
 import { AUTHOR, ensureAccounts, git, newToken, REVIEWER, signIn } from "./support/studio";
 
 /**
@@ -11,49 +12,6 @@ import { AUTHOR, ensureAccounts, git, newToken, REVIEWER, signIn } from "./suppo
 test.beforeAll(() => ensureAccounts());
 // Each test signs in and writes a few commits: 15-35 s alone, near a minute on the shared 2-core machine.
 test.describe.configure({ timeout: 120_000 });
-
-async function api(token: string): Promise<APIRequestContext> {
-  return playwrightRequest.newContext({ baseURL: process.env.E2E_BASE_URL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
-}
-
-async function ok<T>(response: Awaited<ReturnType<APIRequestContext["get"]>>): Promise<T> {
-  expect(response.ok(), `${response.url()}: ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
-
-type Fields = { sections: Record<string, string> } & Record<string, unknown>;
-type NoteView = { id: string; revision: string; noteRevision: string; fields: Fields };
-
-/** A new note, saved once and proposed as a hypothesis, by the e2e author; answers its id and revision. */
-async function proposedNote(author: APIRequestContext, title: string): Promise<NoteView> {
-  const created = await ok<NoteView>(await author.post("/api/studio/notes", { data: {} }));
-  const saved = await author.put(`/api/studio/notes/${created.id}`, {
-    data: {
-      revision: created.revision,
-      note: {
-        title,
-        summary: `What ${title} decides, in one line.`,
-        phase: "6 architecture",
-        tags: ["review", "e2e"],
-        related: [],
-        boundaries: [],
-        core: null,
-        sections: {
-          decision: `Decide ${title}.`,
-          invariant: "No masked key is ever loaded.",
-          rejectedShortcut: "Masking scores after loading every block.",
-          evidence: "- a kernel test that fails when a masked block is loaded",
-          claimBoundary: "Says nothing about speed on other backends.",
-          notes: "",
-        },
-      },
-    },
-  });
-  await ok(saved);
-  const before = await ok<NoteView>(await author.get(`/api/studio/notes/${created.id}`));
-  await ok(await author.post(`/api/studio/notes/${created.id}/transitions`, { data: { to: "hypothesis", revision: before.revision } }));
-  return ok<NoteView>(await author.get(`/api/studio/notes/${created.id}`));
-}
 
 /** The grid row of one section on the review page (its text, its changes, its threads). */
 const sectionRow = (page: Page, key: string) => page.locator(`[data-section="${key}"]`);

@@ -2,8 +2,8 @@ import { expect, test } from "@playwright/test";
 import { AUTHOR, createNote, ensureAccounts, fillRequired, git, REVIEWER, save, section, signIn } from "./support/studio";
 
 /**
- * Review in the browser, from draft to verified: a reviewer comments on Evidence, the author replies
- * and changes the draft (the thread turns outdated), the reviewer resolves and approves, the author
+ * Review in the browser, from draft to verified: a reviewer comments on Evidence, the author follows
+ * the editor's thread count to the review page, replies there and changes the draft (the thread turns outdated), the reviewer resolves and approves, the author
  * promotes and publishes. Every word of the review is on refs/reviews/<id>; none of it is public.
  */
 
@@ -49,17 +49,25 @@ test("a reviewer and an author carry a draft to verified checkpoint; no comment 
   await expect(reviewerThread).toContainText(COMMENT);
   await expect(reviewerThread.getByText("Open", { exact: true })).toBeVisible();
 
-  // The author sees the thread beside Evidence in the editor, replies, and changes the passage.
+  // The editor keeps to writing: under Evidence one line counts its threads and leads to the review
+  // page, where the author reads the thread beside the passage and replies in place.
   await page.reload();
+  await expect(page.getByRole("region", { name: "Review of Evidence" })).toHaveCount(0);
+  const evidenceThreads = page.getByRole("link", { name: /^1 open review thread on Evidence:/ });
+  await evidenceThreads.click();
+  await page.waitForURL(new RegExp(`/studio/notes/${id}/review#thread-`));
   const authorThread = page.getByRole("region", { name: "Review of Evidence" }).getByRole("article", { name: "Thread on Evidence" });
   await expect(authorThread).toContainText(COMMENT);
+  await expect(authorThread).toBeInViewport();
   await authorThread.getByLabel("Reply to this thread").fill(REPLY);
   await authorThread.getByRole("button", { name: "Reply", exact: true }).click();
   await expect(authorThread).toContainText(REPLY);
   await expect(authorThread.getByText("Outdated", { exact: true })).toHaveCount(0);
+  await page.getByRole("link", { name: `Open ${id} in the editor` }).click();
+  await page.waitForURL(`**/studio/notes/${id}`);
   await section(page, "Evidence").fill("- test_masked_blocks fails when a masked block is loaded");
   await save(page);
-  await expect(authorThread.getByText("Outdated", { exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^1 open review thread, 1 outdated on Evidence:/ })).toBeVisible();
 
   // The reviewer sees it outdated (with what it was about), resolves it and approves the new revision.
   await reviewer.reload();

@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { signInByKeyboard, tabTo, typeKeys as type } from "./support/keyboard";
 import { AUTHOR, ensureAccounts, git, saveState, section } from "./support/studio";
 
 /**
@@ -11,31 +12,52 @@ import { AUTHOR, ensureAccounts, git, saveState, section } from "./support/studi
 test.describe.configure({ timeout: 150_000 });
 test.beforeAll(() => ensureAccounts());
 
-/** Press Tab (or Shift+Tab) until the locator has focus; fails if it is not reached. */
-async function tabTo(page: Page, target: Locator, { back = false, max = 120 } = {}): Promise<void> {
-  const handle = await target.elementHandle();
-  if (!handle) throw new Error(`nothing to tab to: ${target}`);
-  for (let i = 0; i < max; i++) {
-    if (await handle.evaluate((el) => el === document.activeElement)) return;
-    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+/**
+ * One Tab pass over the editor's form, from the link above it until focus leaves it: every control
+ * it reaches is marked, and each one, as it takes focus, must be wholly in the window and clear of
+ * the sticky save bar (the bar is allowed to hold only its own controls). Answers what was reached
+ * and each control that was hidden, with where it was.
+ */
+async function tabPass(page: Page): Promise<{ reached: number; hidden: string[] }> {
+  await tabTo(page, page.getByRole("link", { name: "← All notes in the studio" }), { max: 250 });
+  let entered = false;
+  let reached = 0;
+  const hidden: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    await page.keyboard.press("Tab");
+    const at = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      const form = document.querySelector("main form");
+      if (!el || !form?.contains(el)) return null;
+      el.setAttribute("data-tabbed", "");
+      const bar = document.querySelector<HTMLElement>("[data-save-bar]");
+      const r = el.getBoundingClientRect();
+      const b = bar?.getBoundingClientRect();
+      const name = `${el.tagName.toLowerCase()}#${el.id || "-"} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 30)}"`;
+      const where = `top ${Math.round(r.top)} bottom ${Math.round(r.bottom)}, bar ${b ? `${Math.round(b.top)}-${Math.round(b.bottom)}` : "none"}, window ${innerHeight}`;
+      const inBar = !!bar?.contains(el);
+      const underBar = !inBar && !!b && r.top < b.bottom && r.bottom > b.top;
+      // A field taller than the room below the bar cannot be wholly shown; its top must be.
+      const room = innerHeight - (b && b.top <= 1 ? b.bottom : 0);
+      const outside = r.top < 0 || (r.height <= room ? r.bottom > innerHeight : r.top > innerHeight);
+      return { name, where, hidden: underBar || outside };
+    });
+    if (at === null) {
+      if (entered) break;
+      continue;
+    }
+    entered = true;
+    reached++;
+    if (at.hidden) hidden.push(`${at.name}: ${at.where}`);
   }
-  throw new Error(`Tab never reached ${target} in ${max} presses`);
+  return { reached, hidden };
 }
-
-const type = (page: Page, text: string) => page.keyboard.type(text, { delay: 5 });
 
 test("an author writes, saves with Ctrl+S, proposes and publishes a note without touching the mouse", async ({ page }) => {
   const title = `Written by keyboard ${Date.now().toString(36)}`;
 
   // Sign in.
-  await page.goto("/sign-in?callbackUrl=%2Fstudio");
-  await tabTo(page, page.getByLabel("Account"));
-  await type(page, AUTHOR.name);
-  await page.keyboard.press("Tab");
-  await expect(page.getByLabel("Password")).toBeFocused();
-  await type(page, AUTHOR.password);
-  await page.keyboard.press("Enter");
-  await page.waitForURL((url) => url.pathname === "/studio");
+  await signInByKeyboard(page, AUTHOR, "/studio");
 
   // New note: an unsaved form.
   await tabTo(page, page.getByRole("link", { name: "New note" }));
@@ -43,24 +65,23 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
   await page.waitForURL(/\/studio\/notes\/new$/);
   await expect(section(page, "Notes")).toBeVisible();
 
-  // Every control of the form is reached by Tab, in one pass from the link above it to its Save button.
-  await tabTo(page, page.getByRole("link", { name: "← All notes in the studio" }), { max: 250 });
-  await page.evaluate(() => {
-    document.addEventListener("focusin", (e) => (e.target as HTMLElement).setAttribute("data-tabbed", ""), true);
-  });
+  // Every control of the form is reached by Tab, in one pass from the link above it (the save bar
+  // first, then the fields), and none is under the save bar or out of the window when it has focus.
   const controls = page
     .locator("main form")
     .locator("a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])");
   const count = await controls.count();
   expect(count).toBeGreaterThan(40);
-  await tabTo(page, page.getByRole("button", { name: "Save draft" }));
+  const pass = await tabPass(page);
+  expect(pass.hidden).toEqual([]);
+  expect(pass.reached).toBeGreaterThan(40);
   const missed = await controls.evaluateAll((els) =>
     els.filter((el) => !el.hasAttribute("data-tabbed") && (el as HTMLElement).offsetParent !== null).map((el) => el.outerHTML.slice(0, 120)),
   );
   expect(missed).toEqual([]);
 
   // Title and summary.
-  await tabTo(page, page.getByLabel("Title", { exact: true }), { back: true, max: 200 });
+  await tabTo(page, page.getByLabel("Title", { exact: true }), { back: true, max: 250 });
   await type(page, title);
   await page.keyboard.press("Tab");
   await expect(page.getByLabel("Summary", { exact: true })).toBeFocused();
@@ -163,3 +184,19 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
   }
   expect(file).toMatch(/boundaries:\n {2}- \S+/);
 });
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 720 },
+]) {
+  test(`at ${viewport.width} px, Tab through a note with every field written never lands under the save bar`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signInByKeyboard(page, AUTHOR, "/studio");
+    // A published note opens with all its text in the fields (nothing is written by looking).
+    await page.goto("/studio/notes/AFN-016");
+    await expect(section(page, "Evidence")).toHaveValue(/\S/);
+    const pass = await tabPass(page);
+    expect(pass.reached).toBeGreaterThan(40);
+    expect(pass.hidden).toEqual([]);
+  });
+}

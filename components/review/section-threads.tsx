@@ -49,14 +49,14 @@ export function SectionThreads(props: {
         </h3>
       ) : null}
       {threads.map((t) => (
-        <Thread key={t.id} noteId={props.noteId} heading={props.heading} actor={props.actor} thread={t} />
+        <Thread key={t.id} noteId={props.noteId} heading={props.heading} actor={props.actor} thread={t} revision={props.revision} />
       ))}
       <StartThread {...props} />
     </section>
   );
 }
 
-function Thread(props: { noteId: string; heading: string; actor: Actor; thread: ReviewThread }) {
+function Thread(props: { noteId: string; heading: string; actor: Actor; thread: ReviewThread; revision: string }) {
   const { thread: t } = props;
   const write = useReviewWrite(props.noteId);
   const [reply, setReply] = useState("");
@@ -80,7 +80,10 @@ function Thread(props: { noteId: string; heading: string; actor: Actor; thread: 
             Outdated
           </span>
         ) : null}
-        <span className={styles.meta}>on revision {t.revision.slice(0, 7)}</span>
+        <span className={styles.meta}>
+          {/* The version in words; its commit id only as a detail. */}
+          on {t.revision === props.revision ? "this version" : "an earlier version"} <code className={styles.rev}>{t.revision.slice(0, 7)}</code>
+        </span>
       </p>
       {t.quote ? <blockquote className={styles.quote}>{t.quote}</blockquote> : null}
       {t.outdated ? (

@@ -84,7 +84,8 @@ export function VerdictPanel(props: { noteId: string; actor: Actor; initial?: Re
         {review.verdicts.length === 0 ? <li className={styles.meta}>No verdict yet.</li> : null}
         {[...review.verdicts].reverse().map((v) => (
           <li key={v.id} data-stale={v.stale || undefined}>
-            <strong>{v.reviewer.name}</strong> {v.verdict === "approve" ? "approved" : "requested changes on"} revision <code>{v.revision.slice(0, 7)}</code> ·{" "}
+            <strong>{v.reviewer.name}</strong> {v.verdict === "approve" ? "approved" : "requested changes on"}{" "}
+            {v.revision === revision ? "this version" : "an earlier version"} <code>{v.revision.slice(0, 7)}</code> ·{" "}
             <time dateTime={v.at}>{shortDate(v.at)}</time>
             {v.stale ? <span className={styles.tag}>stale: the note has changed since</span> : null}
             {v.replaced ? <span className={styles.tag}>replaced by a later verdict</span> : null}

@@ -18,10 +18,9 @@ import { conflictOf } from "@/lib/api/bodies";
 import { useNote } from "@/lib/queries/use-note";
 import { useChangeStatus, useCreateNote, usePublishNote, useSaveDraft } from "@/lib/queries/use-note-mutations";
 import { StatusBadge } from "@/components/status-badge";
-import { SectionThreads } from "@/components/review/section-threads";
 import { ConflictView, type ConflictSides } from "./conflict-view";
 import { PublishPanel } from "./publish-panel";
-import { ReviewPanel } from "./review-panel";
+import { ReviewPanel, SectionThreadCount, useReviewFollows } from "./review-panel";
 import { SaveBar, type SaveMessage } from "./save-bar";
 import { SectionField } from "./section-field";
 import { StatusActions } from "./status-actions";
@@ -84,6 +83,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
   const unsaved = useUnsavedEdits(isNew ? "new" : id);
   const readOnly = actor.role !== "author";
   const now = useClock();
+  useReviewFollows(id, view.noteRevision);
 
   const [fields, setFields] = useState<NoteFields>(start.fields);
   const [base, setBase] = useState({ revision: start.revision, fields: start.fields });
@@ -281,6 +281,20 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           </p>
         </header>
 
+        {readOnly ? null : (
+          <SaveBar
+            label="Save draft"
+            disabled={busy}
+            message={message}
+            state={{
+              source: isNew ? "new" : view.source === "new" ? "claimed" : view.source,
+              savedAt: change?.date ?? null,
+              unsaved: changes.length,
+              saving: save.isPending || create.isPending,
+            }}
+          />
+        )}
+
         {readOnly ? (
           <p className={styles.banner}>
             You review drafts; authors write them. Comments and verdicts are on <Link href={`/studio/notes/${id}/review`}>the review page</Link>.
@@ -409,7 +423,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
               onBlur={blur(`sections.${key}`)}
               onChange={(text) => edit(`sections.${key}`, { ...fields, sections: { ...fields.sections, [key]: text } })}
             />
-            {view.note ? <SectionThreads noteId={id} section={key} heading={heading} revision={view.noteRevision} actor={actor} /> : null}
+            {view.note ? <SectionThreadCount id={id} section={key} heading={heading} /> : null}
           </div>
         ))}
 
@@ -424,20 +438,6 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
             onChange={setReason}
           />
         ) : null}
-
-        {readOnly ? null : (
-          <SaveBar
-            label="Save draft"
-            disabled={busy}
-            message={message}
-            state={{
-              source: isNew ? "new" : view.source === "new" ? "claimed" : view.source,
-              savedAt: change?.date ?? null,
-              unsaved: changes.length,
-              saving: save.isPending || create.isPending,
-            }}
-          />
-        )}
       </form>
 
       <aside className={styles.sidebar} aria-label="Status, publishing and review">

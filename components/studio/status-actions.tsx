@@ -65,7 +65,7 @@ export function StatusActions(props: { view: NoteView; actor: Actor; blockers: s
               {unmet.length ? (
                 <ul id={id} className={styles.unmet}>
                   {unmet.map((u) => (
-                    <li key={u}>{u}</li>
+                    <li key={u}>{inWords(u, props.view.noteRevision)}</li>
                   ))}
                 </ul>
               ) : null}
@@ -78,6 +78,7 @@ export function StatusActions(props: { view: NoteView; actor: Actor; blockers: s
                   setReason={setReason}
                   setSupersededBy={setSupersededBy}
                   unmet={unmetFor(to, { reason, superseded_by: supersededBy.trim().toUpperCase() || undefined })}
+                  revision={view.noteRevision}
                   busy={props.busy}
                   onClose={() => {
                     setOpen(null);
@@ -103,6 +104,8 @@ function AskForm(props: {
   setReason: (s: string) => void;
   setSupersededBy: (s: string) => void;
   unmet: string[];
+  /** The revision open in the editor, for naming it in the reasons. */
+  revision: string;
   busy: boolean;
   onConfirm: () => void;
   onClose: () => void;
@@ -137,10 +140,18 @@ function AskForm(props: {
       {props.unmet.length ? (
         <ul className={styles.unmet}>
           {props.unmet.map((u) => (
-            <li key={u}>{u}</li>
+            <li key={u}>{inWords(u, props.revision)}</li>
           ))}
         </ul>
       ) : null}
     </div>
   );
 }
+
+/**
+ * A rule's reason as the author reads it: the status machine names revisions by commit id (the
+ * server's refusal and content:check say the same); here they are "this version" (the one open in
+ * the editor) or "an earlier version".
+ */
+const inWords = (reason: string, current: string) =>
+  reason.replace(/\brevision ([0-9a-f]{7,40})\b/g, (_m, id: string) => (current.startsWith(id) ? "this version" : "an earlier version"));

@@ -11,7 +11,7 @@ import { compareForReview, versionDate } from "@/lib/review/review-page-data";
 import { NoteHead } from "@/components/note-head";
 import { NoteSection } from "@/components/note-section";
 import { StatusNotice } from "@/components/status-notice";
-import { ButtonLink } from "@/components/ui/button";
+import { buttonClass } from "@/components/ui/button";
 import { CompareForm } from "@/components/review/compare-form";
 import { QuoteMarks } from "@/components/review/quote-marks";
 import { SectionChanges } from "@/components/review/section-changes";
@@ -74,9 +74,11 @@ export default async function ReviewPage({ params, searchParams }: Props) {
           <Link href="/studio/reviews">← Review inbox</Link>
           <Link href={`/studio/notes/${view.id}`}>Open {view.id} in the editor</Link>
         </nav>
-        <ButtonLink href="#verdict" variant={canJudge ? "primary" : "secondary"} className={styles.finish}>
+        {/* A plain fragment link, not next/link: the browser's own navigation to #verdict moves the
+            keyboard there too, so the next Tab is in the verdict, not back at the top of the page. */}
+        <a href="#verdict" className={buttonClass(canJudge ? "primary" : "secondary", "normal", styles.finish)}>
           {canJudge ? "Finish review" : "Verdicts"}
-        </ButtonLink>
+        </a>
       </div>
 
       <article className={styles.note} aria-labelledby="note-title">
