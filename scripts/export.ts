@@ -27,7 +27,6 @@ import { gzipSync } from "node:zlib";
 import { twinPathOf } from "../lib/agents/twin-paths";
 import { exported, fileFor, linksIn, staticHtml } from "./export-paths";
 import { MAIN_REF } from "../lib/working-copy/layout";
-import { MAIN_REF } from "../lib/working-copy/layout";
 import { freePort } from "./support/free-port";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
