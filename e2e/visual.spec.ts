@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { freezeRunFacts, settle, storageState, visualNotes, type VisualNotes } from "./support/visual";
 
 /**
@@ -37,6 +37,29 @@ const SHOTS: Shot[] = [
   { name: "inbox", who: "reviewer", path: () => "/studio/reviews" },
 ];
 
+/**
+ * How different a pixel must be to count, as Playwright's `threshold` (0-1, on pixelmatch's YIQ
+ * distance). Its default, 0.2, let the status palette change unseen: the verified-checkpoint pill
+ * redrawn in the structural blue (#e1f1e5 → #e1ebf7) is 0.025 apart, its text green → blue 0.099.
+ * 0.01 sees those; anti-aliased edges are judged apart by pixelmatch, and a handful of shifted
+ * pixels by maxDiffPixels below.
+ */
+const THRESHOLD = 0.01;
+
+/**
+ * Every status's pill, each in its own colours: the agent guide's table of the published statuses
+ * (a draft's pill is in the studio list and the editor shots). The status colours as tokens.css names them.
+ */
+const STATUS_TOKENS = ["hypothesis", "checkpoint", "structural", "superseded", "retracted"] as const;
+const STATUS_OF: Record<(typeof STATUS_TOKENS)[number], string> = {
+  hypothesis: "hypothesis",
+  checkpoint: "verified-checkpoint",
+  structural: "verified-structural",
+  superseded: "superseded",
+  retracted: "retracted",
+};
+const statusTable = (page: Page) => page.getByRole("table", { name: "What each published status means" });
+
 const WIDTHS = [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
@@ -64,6 +87,7 @@ for (const colorScheme of ["light", "dark"] as const) {
             await expect(page).toHaveScreenshot(`${shot.name}-${viewport.width}-${colorScheme}.png`, {
               fullPage: true,
               timeout: 30_000,
+              threshold: THRESHOLD,
               // A sub-pixel shift of one control between runs (seen: 146 pixels on the 390 px editor, whose
               // fields size themselves to their text) is noise; a changed colour, badge or line of text is
               // thousands of pixels. An absolute count, so a tall page gets no more slack than a short one.
@@ -73,6 +97,55 @@ for (const colorScheme of ["light", "dark"] as const) {
             await context.close();
           }
         });
+      }
+    });
+  }
+}
+
+/**
+ * The status pills up close, so a change of any status's colours is a reviewed change: one picture
+ * per width and scheme of the guide's status table, and a proof that the comparison sees each
+ * status's background and text colour move (a colour swapped for its neighbour's must fail it).
+ */
+const pillShot = (table: Locator, name: string, timeout = 30_000) => expect(table).toHaveScreenshot(name, { timeout, threshold: THRESHOLD, maxDiffPixels: 20 });
+
+for (const colorScheme of ["light", "dark"] as const) {
+  for (const viewport of WIDTHS) {
+    test(`${viewport.width} px, ${colorScheme}: every status's pill keeps its colours`, async ({ browser, baseURL }, info) => {
+      const context = await browser.newContext({ baseURL, colorScheme, viewport });
+      try {
+        const page = await context.newPage();
+        expect((await page.goto("/agents/"))?.status()).toBe(200);
+        await settle(page);
+        const table = statusTable(page);
+        await expect(table.locator(".status")).toHaveCount(STATUS_TOKENS.length);
+        const name = `status-pills-${viewport.width}-${colorScheme}.png`;
+        await pillShot(table, name);
+        // Taking baselines again would store the changed colours as the new truth: prove only against stored ones.
+        if (info.config.updateSnapshots === "all" || info.config.updateSnapshots === "changed") return;
+        for (const [i, token] of STATUS_TOKENS.entries()) {
+          const other = STATUS_TOKENS[(i + 1) % STATUS_TOKENS.length]!;
+          for (const part of ["bg", "fg"] as const) {
+            // The neighbour's colour as the browser resolves it, set where tokens.css sets the token (:root, both schemes).
+            await page.evaluate(
+              ([t, o, p]) => {
+                const probe = document.createElement("span");
+                probe.className = `badge status status--${o}`;
+                document.body.append(probe);
+                const seen = getComputedStyle(probe);
+                document.documentElement.style.setProperty(`--${t}-${p}`, p === "bg" ? seen.backgroundColor : seen.color);
+                probe.remove();
+              },
+              [token, STATUS_OF[other], part] as const,
+            );
+            await expect(pillShot(table, name, 3_000), `--${token}-${part} drawn as ${other}'s must fail the shot`).rejects.toThrow();
+            await page.evaluate(([t, p]) => document.documentElement.style.removeProperty(`--${t}-${p}`), [token, part] as const);
+          }
+        }
+        // And back as stored.
+        await pillShot(table, name);
+      } finally {
+        await context.close();
       }
     });
   }
