@@ -8,6 +8,7 @@ import { openContentStore } from "@/lib/working-copy/content-store";
 import { tempDir } from "@/lib/store/testing";
 import { benchNote, idOf } from "./bench-notes";
 import { MAIN_REF } from "@/lib/working-copy/layout";
+import { QUERIES } from "./support/bench-queries";
 
 /**
  * The read path at scale, against the production server (`next start` of the build in
@@ -67,40 +68,6 @@ const TARGETS: Target[] = [
     body: mcpCall("transactional state"),
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
   },
-];
-
-// 30 queries: the seed's own words and the generator's, one to three words each.
-const QUERIES = [
-  "transactional state",
-  "sparse attention",
-  "metal",
-  "prefill replay",
-  "checkpoint boundary",
-  "storage admission",
-  "MoE routing",
-  "online softmax",
-  "evidence",
-  "query key",
-  "cache",
-  "decode pipeline",
-  "AFN-016",
-  "SSD streaming",
-  "identity ownership",
-  "scheduler deadline",
-  "tensor allocation",
-  "expert prefetch",
-  "codec",
-  "page index",
-  "verify component",
-  "lookahead stream",
-  "residual logits",
-  "graph",
-  "symbol policy",
-  "invariant trace",
-  "predictor",
-  "checksum loader",
-  "backend mask",
-  "chunk publish",
 ];
 
 type Row = Record<string, string | number>;

@@ -6,6 +6,7 @@ import { ensureContentRepo } from "@/lib/store/api";
 import { openContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
 import { benchNote, idOf } from "./bench-notes";
+import { QUERIES } from "./support/bench-queries";
 
 /**
  * `npm run bench:search`: search latency in-process at 10,000 notes (BENCH_NOTES), the flat scorer
@@ -22,40 +23,6 @@ const NOTES = Number(process.env.BENCH_NOTES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROOT = process.env.BENCH_SEARCH_DIR ?? path.join(os.tmpdir(), `fieldnotes-bench-search-${NOTES}`);
 const SITE = "http://bench.test:3000";
-
-// The 30 queries of bench:read: the seed's own words and the generator's, one to three words each.
-const QUERIES = [
-  "transactional state",
-  "sparse attention",
-  "metal",
-  "prefill replay",
-  "checkpoint boundary",
-  "storage admission",
-  "MoE routing",
-  "online softmax",
-  "evidence",
-  "query key",
-  "cache",
-  "decode pipeline",
-  "AFN-016",
-  "SSD streaming",
-  "identity ownership",
-  "scheduler deadline",
-  "tensor allocation",
-  "expert prefetch",
-  "codec",
-  "page index",
-  "verify component",
-  "lookahead stream",
-  "residual logits",
-  "graph",
-  "symbol policy",
-  "invariant trace",
-  "predictor",
-  "checksum loader",
-  "backend mask",
-  "chunk publish",
-];
 
 async function archive(): Promise<string> {
   const gitdir = path.join(ROOT, "content.git");

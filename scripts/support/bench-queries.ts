@@ -1,0 +1,36 @@
+/**
+ * The 30 search queries bench:read and bench:search both time: the seed's own words and the
+ * bench generator's, one to three words each. One list, so the two benchmarks measure the same thing.
+ */
+export const QUERIES = [
+  "transactional state",
+  "sparse attention",
+  "metal",
+  "prefill replay",
+  "checkpoint boundary",
+  "storage admission",
+  "MoE routing",
+  "online softmax",
+  "evidence",
+  "query key",
+  "cache",
+  "decode pipeline",
+  "AFN-016",
+  "SSD streaming",
+  "identity ownership",
+  "scheduler deadline",
+  "tensor allocation",
+  "expert prefetch",
+  "codec",
+  "page index",
+  "verify component",
+  "lookahead stream",
+  "residual logits",
+  "graph",
+  "symbol policy",
+  "invariant trace",
+  "predictor",
+  "checksum loader",
+  "backend mask",
+  "chunk publish",
+];
