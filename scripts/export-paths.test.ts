@@ -54,6 +54,13 @@ describe("links a response names", () => {
     expect(found).toEqual(["/notes/AFN-001", "/feed.xml", "/icon.svg", "/?status=hypothesis&x=1"]);
   });
 
+  it("finds every copy a responsive image names in srcset, since the browser fetches one of those", () => {
+    const html =
+      '<img src="/assets/AFN-022/ab12.png" srcset="/assets/AFN-022/ab12-640w.png 640w, /assets/AFN-022/ab12-1280w.png 1280w, /assets/AFN-022/ab12.png 2000w" sizes="42rem">';
+    const found = linksIn(html, "text/html", new URL(`${origin}/notes/AFN-022`), origin).map((u) => u.pathname);
+    expect(found).toEqual(["/assets/AFN-022/ab12.png", "/assets/AFN-022/ab12-640w.png", "/assets/AFN-022/ab12-1280w.png", "/assets/AFN-022/ab12.png"]);
+  });
+
   it("finds the site's absolute URLs in Markdown, without the sentence's full stop or a URL template", () => {
     const md = `> For agents: the index of this archive is ${origin}/llms.txt\n\nSee ${origin}/notes/AFN-016.md. And [x](${origin}/tags/kv-cache.md) or ${origin}/agents/capsules/{id}.md and \`${origin}/tags/<tag>.md\``;
     const found = linksIn(md, "text/markdown", new URL(`${origin}/index.md`), origin).map((u) => u.pathname);

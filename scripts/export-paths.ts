@@ -64,7 +64,7 @@ function decodePath(p: string): string {
 }
 
 /**
- * Every same-site URL a response names: href/src attributes of HTML, url() in CSS, <loc> and href in
+ * Every same-site URL a response names: href/src/srcset attributes of HTML, url() in CSS, <loc> and href in
  * XML (sitemap, feed), and every absolute URL on the site's origin in Markdown, text and JSON.
  * Fragments are dropped.
  */
@@ -72,6 +72,11 @@ export function linksIn(body: string, contentType: string, pageUrl: URL, origin:
   const found: string[] = [];
   if (contentType.startsWith("text/html")) {
     for (const m of body.matchAll(/\s(?:href|src)="([^"]+)"/g)) found.push(unescapeHtml(m[1] ?? ""));
+    // A responsive image names its narrower copies in srcset ("url 640w, url 1280w"); a browser
+    // fetches one of them, not src, so each must be in the export too.
+    for (const m of body.matchAll(/\ssrcset="([^"]+)"/g)) {
+      for (const candidate of unescapeHtml(m[1] ?? "").split(",")) found.push(candidate.trim().split(/\s+/)[0] ?? "");
+    }
   } else if (/\bxml\b|\+xml/.test(contentType)) {
     // Sitemap <loc>s and Atom links; an Atom category's scheme is a name, not a page.
     for (const m of body.matchAll(/<loc>([^<]+)<\/loc>|\shref="([^"]+)"/g)) found.push(unescapeHtml(m[1] ?? m[2] ?? ""));
