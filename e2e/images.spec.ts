@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { AUTHOR, createNote, ensureAccounts, fillRequired, git, save, section, signIn } from "./support/studio";
+import { AUTHOR, REVIEWER, createNote, ensureAccounts, fillRequired, git, save, section, signIn } from "./support/studio";
 
 /**
  * A figure from the author's clipboard to the reader's page: pasted into a section, described (alt
@@ -27,7 +27,7 @@ test("an author pastes an image, describes it, publishes the note; readers see i
   await signIn(page, AUTHOR);
   const id = await createNote(page);
   await fillRequired(page, `Figure note ${id}`);
-  await section(page, "Invariant").fill("No masked key is ever loaded.");
+  await section(page, "Invariant").fill("No masked key is ever loaded.\n\n```mermaid\nflowchart LR\n  mask[Block mask] --> kernel{Kernel}\n```\n");
   await section(page, "Claim boundary").fill("Says nothing about other backends.");
   await section(page, "Evidence").fill("The mask, as measured:");
 
@@ -68,6 +68,16 @@ test("an author pastes an image, describes it, publishes the note; readers see i
   await save(page);
   expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", `refs/heads/drafts/${id}`).split("\n").sort()).toEqual([path, `notes/${id}.md`].sort());
   expect((await request.get(url)).status()).toBe(404); // a draft's image is the draft's: signed-in people only
+
+  // A reviewer sees the figure and the diagram on the review page, drawn as readers will see them.
+  const reviewerContext = await browser.newContext();
+  const reviewer = await reviewerContext.newPage();
+  await signIn(reviewer, REVIEWER, `/studio/notes/${id}/review`);
+  const underReview = reviewer.getByRole("img", { name: "Block mask: the kernel skips the grey blocks" });
+  await underReview.scrollIntoViewIfNeeded();
+  await expect.poll(() => underReview.evaluate((e: HTMLImageElement) => e.complete && e.naturalWidth)).toBe(480);
+  expect(await reviewer.locator("figure.diagram > svg text").allTextContents()).toEqual(expect.arrayContaining(["Block mask", "Kernel"]));
+  await reviewerContext.close();
 
   await page.getByRole("button", { name: "Propose as hypothesis" }).click();
   // A status change and a publish commit with the image inspected again: seconds on a loaded 2-core machine.
