@@ -1,7 +1,7 @@
 import { getContentStore, type ContentStore, type Snapshot } from "@/lib/working-copy/content-store";
 import { lastChanges, seedChanges } from "@/lib/public/last-change";
 import { persistLater as persistReadModel, restorePersisted } from "@/lib/read-model";
-import { MAIN_REF } from "@/lib/working-copy/layout";
+import { MAIN_REF, noMain } from "@/lib/working-copy/layout";
 import type { Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { parseSite, SITE_FILE, type Site } from "./site";
@@ -53,7 +53,7 @@ const state = (): State => (holder[KEY] ??= { last: null, base: null, restored: 
 export async function getPublishedView(): Promise<PublishedView> {
   const store = await getContentStore();
   const commit = await store.resolve(PUBLISHED_REF);
-  if (!commit) throw new Error(`the content repository has no ${PUBLISHED_REF}`);
+  if (!commit) throw noMain();
   const s = state();
   if (s.last?.commit === commit) return s.last.view;
   // A damaged or unreadable persisted model is only a slower start: never a failed request.

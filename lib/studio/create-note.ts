@@ -14,7 +14,7 @@ import { mainFacts, newNoteContext } from "./note-context";
 import { viewOf, type NoteView } from "./note-view";
 import { editRefused } from "./refusal";
 import { validNote } from "./save-draft";
-import { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, notePath } from "./refs";
+import { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, noMain, notePath } from "./refs";
 
 /**
  * "New note": the next free id, counted over main and every draft branch, claimed by creating
@@ -30,7 +30,7 @@ export async function createNote(actor: StudioActor, request: CreateNoteRequest)
   // draft's id is always seen in one of the two.
   const drafts = await store.listRefs(DRAFTS_PREFIX);
   const mainHead = await store.resolve(MAIN_REF);
-  if (!mainHead) throw new Error(`the content repository has no ${MAIN_REF}`);
+  if (!mainHead) throw noMain();
   const [main, siteText] = await Promise.all([mainFacts(store, mainHead), store.readFile(mainHead, SITE_FILE)]);
   const prefix = siteText ? parseSite(siteText).id_prefix : "AFN";
 

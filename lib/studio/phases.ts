@@ -10,7 +10,7 @@ import { deltaOf, proposeClose, proposeReopen } from "@/lib/rules/phase-closeout
 import { RefConflictError } from "@/lib/store";
 import type { Oid } from "@/lib/store/types";
 import type { ClosePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
-import { MAIN_REF } from "./refs";
+import { MAIN_REF, noMain } from "./refs";
 
 /**
  * Phases in the studio: each with its published notes and decision delta, and the two changes a
@@ -31,7 +31,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 async function mainState(store: ContentStore) {
   const commit = await store.resolve(MAIN_REF);
-  if (!commit) throw new Error(`the content repository has no ${MAIN_REF}`);
+  if (!commit) throw noMain();
   const notes = (await store.snapshot(commit)).notes.flatMap((s) => (s.ok && isPublishedStatus(s.note.status) ? [s.note] : []));
   const [phases, facts] = await Promise.all([readPhases(store, commit), phaseFacts(store, commit, notes)]);
   return { commit, notes, phases, facts };

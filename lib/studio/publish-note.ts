@@ -17,7 +17,7 @@ import { approvalForPublish, loadNoteContext, mainFacts, writeContext, type Main
 import { viewOf, type NoteView } from "./note-view";
 import { unmetOf, whereOf } from "./refusal";
 import { approvedRef } from "@/lib/working-copy/layout";
-import { draftRef, MAIN_REF, notePath } from "./refs";
+import { draftRef, MAIN_REF, noMain, notePath } from "./refs";
 import { isFresh, type WorkingCopy } from "@/lib/working-copy/working-copy";
 
 /**
@@ -127,7 +127,7 @@ function landingOn(main: MainFacts, id: string, note: Note): { landed: Note; fir
 
 async function mainHeadOf(store: ContentStore): Promise<Oid> {
   const head = await store.resolve(MAIN_REF);
-  if (!head) throw new Error(`the content repository has no ${MAIN_REF}`);
+  if (!head) throw noMain();
   return head;
 }
 
