@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noteFile } from "@/lib/store/testing";
+import { commitWithGit as commitWithGitTo } from "@/lib/testing/plain-git";
 
 /**
  * MCP tool calls answered from the per-commit kept answers (lib/agents/mcp-answers.ts), through the
@@ -35,23 +35,7 @@ const call = (id: number, query: string, headers: Record<string, string> = HEADE
     }),
   );
 
-function commitWithGit(files: Record<string, string>) {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-clone-"));
-  const git = (...args: string[]) =>
-    execFileSync("git", args, {
-      cwd: work,
-      env: { ...process.env, GIT_AUTHOR_NAME: "Agent", GIT_AUTHOR_EMAIL: "a@example.org", GIT_COMMITTER_NAME: "Agent", GIT_COMMITTER_EMAIL: "a@example.org" },
-    });
-  try {
-    git("clone", "--quiet", path.join(dataDir, "content.git"), ".");
-    for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(work, f), text);
-    git("add", "-A");
-    git("commit", "--quiet", "-m", "plain git commit");
-    git("push", "--quiet", "origin", "HEAD:refs/heads/main");
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-}
+const commitWithGit = (files: Record<string, string>) => commitWithGitTo(path.join(dataDir, "content.git"), files);
 
 type Answer = { id: number; result: { structuredContent: { commit: string; results: { id: string }[] } } };
 

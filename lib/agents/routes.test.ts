@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaValidator } from "./schema-validator";
 import { jsonSchemaOf } from "./schemas";
 import { agentUrls } from "./urls";
+import { commitWithGit as commitWithGitTo } from "@/lib/testing/plain-git";
 
 /**
  * The agent routes as the server runs them, in-process: real route handlers over a real content
@@ -44,24 +44,7 @@ function get(route: string, url: string, headers: Record<string, string> = {}, f
   return handler(new Request(`${SITE}${url}`, { headers: { host: "notes.test:3000", ...headers } }), { params: Promise.resolve({ file }) });
 }
 
-function commitWithGit(files: Record<string, string>, branch = "main") {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-clone-"));
-  const git = (...args: string[]) =>
-    execFileSync("git", args, {
-      cwd: work,
-      env: { ...process.env, GIT_AUTHOR_NAME: "Agent", GIT_AUTHOR_EMAIL: "a@example.org", GIT_COMMITTER_NAME: "Agent", GIT_COMMITTER_EMAIL: "a@example.org" },
-    });
-  try {
-    git("clone", "--quiet", path.join(dataDir, "content.git"), ".");
-    git("checkout", "--quiet", "-B", branch);
-    for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(work, f), text);
-    git("add", "-A");
-    git("commit", "--quiet", "-m", "plain git commit");
-    git("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-}
+const commitWithGit = (files: Record<string, string>, branch = "main") => commitWithGitTo(path.join(dataDir, "content.git"), files, branch);
 
 describe("every agent GET", () => {
   it("names the commit, carries its ETag, revalidates, is open to other origins, and answers 304", async () => {

@@ -1,0 +1,28 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * Commits `files` to `branch` of the bare repository `gitdir` the way an agent outside the app
+ * would: native git, a clone, a commit and a push. Tests use it to hold the app to what plain git
+ * writes.
+ */
+export function commitWithGit(gitdir: string, files: Record<string, string>, branch = "main"): void {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-clone-"));
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: work,
+      env: { ...process.env, GIT_AUTHOR_NAME: "Agent", GIT_AUTHOR_EMAIL: "a@example.org", GIT_COMMITTER_NAME: "Agent", GIT_COMMITTER_EMAIL: "a@example.org" },
+    });
+  try {
+    git("clone", "--quiet", gitdir, ".");
+    git("checkout", "--quiet", "-B", branch);
+    for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(work, f), text);
+    git("add", "-A");
+    git("commit", "--quiet", "-m", "plain git commit");
+    git("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
