@@ -1,3 +1,5 @@
+import { Lru } from "@/lib/store/lru";
+
 /**
  * MCP tool results kept per commit, so a repeated `tools/call` (an agent searching again, many
  * agents asking the same) is answered without building an MCP server: building one and its
@@ -12,12 +14,11 @@
  * are never kept, and a miss goes through the SDK untouched.
  */
 
-const KEPT = 512;
 // Larger calls are not kept (a query is at most 500 characters, so a real call is far smaller).
 const MAX_BODY = 16_384;
 // A whole note's text can be large; such results are cheap to rebuild relative to their size.
 const MAX_RESULT = 65_536;
-const kept = new Map<string, string>();
+const kept = new Lru<string, string>(512);
 
 type Call = { key: string; id: string | number };
 
@@ -44,8 +45,6 @@ export async function toolCallOf(request: Request, commit: string, origin: strin
 export function keptAnswer(call: Call, commit: string): Response | null {
   const result = kept.get(call.key);
   if (result === undefined) return null;
-  kept.delete(call.key);
-  kept.set(call.key, result);
   const body = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
   return new Response(body, { status: 200, headers: { "Content-Type": "application/json", "X-Content-Commit": commit, "Cache-Control": "no-store" } });
 }
@@ -64,5 +63,4 @@ export function keepAnswer(call: Call, status: number, contentType: string | nul
   const text = JSON.stringify(result);
   if (text.length > MAX_RESULT) return;
   kept.set(call.key, text);
-  if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
 }

@@ -5,6 +5,7 @@ import { SEARCH_FIELDS, searchDocument, type SearchDocument } from "./fields";
 import { passageAround } from "./passage";
 import { scoreQuery, type QueryTerm, type ScoredQuery } from "./score";
 import { normalizeTerm, tokenize } from "./terms";
+import { Lru } from "@/lib/store/lru";
 
 /**
  * Full-text search over the published notes: every field, ranked (BM25 with field boosts), with
@@ -143,8 +144,7 @@ function queryTerms(query: string): QueryTerm[] {
 
 // Answers repeated per commit: a reader paging back, an agent asking again. Keyed by commit, so a
 // new commit never sees an old answer; bounded, oldest out first.
-const ANSWERS = 256;
-const answers = new Map<string, SearchHit[]>();
+const answers = new Lru<string, SearchHit[]>(256);
 
 /** Forget the kept answers (a benchmark timing the search itself). */
 export function forgetAnswers(): void {
@@ -157,15 +157,10 @@ export function searchNotes(view: PublishedView, q: string, opts: { limit?: numb
   const limit = opts.limit ?? 50;
   const key = `${view.commit}\u0000${limit}\u0000${query}`;
   const known = answers.get(key);
-  if (known) {
-    answers.delete(key);
-    answers.set(key, known);
-    return known.map((hit) => ({ ...hit }));
-  }
+  if (known) return known.map((hit) => ({ ...hit }));
   const { search } = indexAt(view);
   const hits = rank(view, query, limit, scoredCandidates(search, view, query, limit) ?? miniSearchCandidates(search, view, query));
   answers.set(key, hits);
-  if (answers.size > ANSWERS) answers.delete(answers.keys().next().value as string);
   return hits.map((hit) => ({ ...hit }));
 }
 

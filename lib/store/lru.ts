@@ -35,6 +35,11 @@ export class Lru<K, V> {
     }
   }
 
+  clear(): void {
+    this.map.clear();
+    this.total = 0;
+  }
+
   get size(): number {
     return this.map.size;
   }
