@@ -1,6 +1,9 @@
 import "server-only";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Oid, Person } from "@/lib/store/types";
+import { APP_IDENTITY } from "@/lib/store/api";
+import { changedBy } from "@/lib/public/byline";
+import { parseSite, SITE_FILE } from "@/lib/content/site";
 import { isPublishedStatus, type Status } from "@/lib/notes/schema";
 import type { StudioActor } from "@/lib/auth/identity";
 import { DRAFTS_PREFIX, idOfDraftRef, MAIN_REF, noMain, notePath } from "./refs";
@@ -17,7 +20,8 @@ export type NoteListEntry = {
   draft: boolean;
   /** The draft's file does not parse (edited outside the studio). */
   invalid: boolean;
-  lastChange: { commit: Oid; date: string; author: Person } | null;
+  /** `by` names who changed it the way the public pages do (the seed reads as the archive's author, not "Field Notes"). */
+  lastChange: { commit: Oid; date: string; author: Person; by: string } | null;
 };
 
 export async function listNotes(_actor: StudioActor): Promise<NoteListEntry[]> {
@@ -25,7 +29,8 @@ export async function listNotes(_actor: StudioActor): Promise<NoteListEntry[]> {
   const drafts = await store.listRefs(DRAFTS_PREFIX);
   const mainHead = await store.resolve(MAIN_REF);
   if (!mainHead) throw noMain();
-  const main = await store.snapshot(mainHead);
+  const [main, siteText] = await Promise.all([store.snapshot(mainHead), store.readFile(mainHead, SITE_FILE)]);
+  const siteAuthor = siteAuthorOf(siteText);
   const published = new Map(main.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [[n.id, n.note]] : [])));
   const draftHeads = new Map(
     drafts.flatMap((d) => {
@@ -49,11 +54,20 @@ export async function listNotes(_actor: StudioActor): Promise<NoteListEntry[]> {
         publishedStatus: onMain?.status ?? null,
         draft: draftHeads.has(id),
         invalid: stored !== null && !stored.ok,
-        lastChange: last ? { commit: last.commit, date: last.date, author: last.author } : null,
+        lastChange: last ? { commit: last.commit, date: last.date, author: last.author, by: changedBy(last.author, APP_IDENTITY, siteAuthor) } : null,
       };
     }),
   );
   // Drafts first (what is being worked on), newest change first; then the published notes by id, newest first.
   const time = (e: NoteListEntry) => (e.lastChange ? Date.parse(e.lastChange.date) : Infinity);
   return entries.sort((a, b) => Number(b.draft) - Number(a.draft) || (a.draft ? time(b) - time(a) : 0) || b.id.localeCompare(a.id, "en", { numeric: true }));
+}
+
+/** The archive's byline from site.yaml; a missing or broken site file must not hide the list, so the app's commits then name the app. */
+function siteAuthorOf(siteText: string | null): string {
+  try {
+    return siteText === null ? APP_IDENTITY.name : parseSite(siteText).author;
+  } catch {
+    return APP_IDENTITY.name;
+  }
 }

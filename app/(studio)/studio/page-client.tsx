@@ -86,7 +86,7 @@ function NoteTable({ caption, notes, empty, reviewer }: { caption: string; notes
                   <time dateTime={n.lastChange.date} title={shortDate(n.lastChange.date)}>
                     {now === null ? `${shortDate(n.lastChange.date)} UTC` : relativeTime(n.lastChange.date, now)}
                   </time>{" "}
-                  <span className={styles.hint}>by {n.lastChange.author.name}</span>
+                  <span className={styles.hint}>by {n.lastChange.by}</span>
                 </>
               ) : (
                 "not saved yet"
