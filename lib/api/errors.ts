@@ -14,9 +14,6 @@ export const API_ERRORS = {
   "bad-multipart": 400,
   "empty-file": 400,
   "missing-file": 400,
-  // The one code with two statuses: a JSON body over 2 MB has answered 400 since the API began, an
-  // image over its limit 413; clients read the code, and both say "too large".
-  "too-large": [400, 413],
   // Who asks.
   unauthenticated: 401,
   "bad-token": 401,
@@ -24,6 +21,8 @@ export const API_ERRORS = {
   "not-your-comment": 403,
   "self-verdict": 403,
   "not-found": 404,
+  // A JSON body over 2 MB, an image over its limit: 413 Content Too Large, whichever it is.
+  "too-large": 413,
   // The repository moved or is busy: nothing was written; the body says what is there now.
   "stale-revision": 409,
   "main-changed": 409,
@@ -59,15 +58,11 @@ export const API_ERRORS = {
   offline: 503,
   // The server failed; the error is in its log.
   internal: 500,
-} as const satisfies Record<string, number | readonly number[]>;
+} as const satisfies Record<string, number>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
-/** The status (or statuses) the table gives `C`. */
-export type StatusOf<C extends ApiErrorCode> = C extends ApiErrorCode
-  ? (typeof API_ERRORS)[C] extends readonly (infer S)[]
-    ? S
-    : (typeof API_ERRORS)[C]
-  : never;
+/** The one status the table gives `C`. */
+export type StatusOf<C extends ApiErrorCode> = (typeof API_ERRORS)[C];
 export type ApiStatus = StatusOf<ApiErrorCode>;
 
 /** Where in the request or the note a problem is: a field path ("title", "sections.evidence") and, for text, a line. */

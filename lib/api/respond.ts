@@ -50,14 +50,15 @@ export function handle<C = { params: Promise<unknown> }>(fn: (request: Request, 
 const MAX_BODY = 2_000_000;
 
 /**
- * The request's JSON body parsed with `schema`; malformed JSON and a wrong shape are both 400s.
+ * The request's JSON body parsed with `schema`; malformed JSON and a wrong shape are both 400s, a
+ * body over 2 MB is 413 (as an image over its limit is).
  * The body must be declared application/json (415 otherwise, even when empty): a page on another
  * origin can send text/plain or a form without asking this site first, never application/json, so
  * this is the second lock, after lib/http/cross-site.ts, on a forged write.
  */
 export async function parseBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   requireJson(request.headers.get("content-type"));
-  const tooLarge = new ApiError(400, "too-large", `the request body is larger than ${MAX_BODY / 1_000_000} MB`, {
+  const tooLarge = new ApiError(413, "too-large", `the request body is larger than ${MAX_BODY / 1_000_000} MB`, {
     where: [{ field: "body", message: "too large" }],
   });
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) throw tooLarge;

@@ -248,7 +248,7 @@ describe("saving a draft", () => {
     expect((await api.read(f.author, "../../etc")).status).toBe(404);
     expect((await api.read(f.author, "%E0%A4%A")).status).toBe(404);
     const huge = await api.save(f.author, id, { revision, note: filled("x", { sections: { ...filled("").sections, notes: "x".repeat(2_100_000) } }) });
-    expect(huge).toMatchObject({ status: 400, body: { error: { code: "too-large" } } });
+    expect(huge).toMatchObject({ status: 413, body: { error: { code: "too-large" } } });
     expect((await api.transition(f.author, id, { to: "famous", revision })).status).toBe(400);
   });
 });
