@@ -2,13 +2,14 @@ import type { PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_MEANING } from "@/lib/notes/schema";
 import { indexEntry, indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND } from "./limits";
-import { indexPage, INDEX_PAGE_SIZE } from "./paging";
+import { indexPage, INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "./paging";
 import type { IndexDocument } from "./schemas";
 import type { AgentUrls } from "./urls";
 
 /**
  * The compact index: step one of the retrieval protocol. Every published note, newest first,
- * one entry each, INDEX_PAGE_SIZE to a page (one page for any archive that fits); the status
+ * one entry each, INDEX_PAGE_SIZE lines to a Markdown page and INDEX_JSON_PAGE_SIZE entries to a
+ * JSON page (one page for any archive that fits); the status
  * rules and URL patterns are said once at the top. The Markdown entries are the very lines of
  * /llms.txt, so an agent that starts here reads the same index.
  */
@@ -19,7 +20,7 @@ type IndexView = Pick<PublishedView, "commit" | "site" | "notes">;
 export type Paged<T> = { ok: true; body: T; next: string | null } | { ok: false; error: string };
 
 export function compactIndexJson(view: IndexView, urls: AgentUrls, cursor: string | null = null): Paged<IndexDocument> {
-  const page = indexPage(view.notes, cursor);
+  const page = indexPage(view.notes, cursor, INDEX_JSON_PAGE_SIZE);
   if (!page.ok) return page;
   const next = page.next ? urls.indexPage(page.next, "json") : null;
   return {
