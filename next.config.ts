@@ -15,6 +15,12 @@ const nextConfig: NextConfig = {
   // The agent guide's canonical path is /agents/ (with the slash): proxy.ts redirects /agents to it
   // and strips the slash from every other path, as Next's own redirect would (lib/http/markdown-twin.ts).
   skipTrailingSlashRedirect: true,
+  experimental: {
+    // `next start` would otherwise require every route's module right after it listens, on the one
+    // thread that answers requests: seconds at start before the first answer (issue 10). Each route
+    // now loads on its first request, and a page kept on disk for main's commit needs none.
+    preloadEntriesOnStart: false,
+  },
 };
 
 export default nextConfig;
