@@ -19,4 +19,12 @@ export async function register() {
     const { startRemotes } = await import("@/lib/remote/sync");
     await startRemotes();
   }
+  // The read model (persisted by the previous run, lib/read-model) loads now, behind the first
+  // requests rather than in front of one: a page kept on disk for main's commit is answered meanwhile.
+  // A failure here (no main yet, a bad site.yaml) is the first request's to report, as before.
+  if (process.env.NODE_ENV === "production") {
+    setImmediate(() => {
+      void import("@/lib/content/published").then((m) => m.getPublishedView()).catch(() => undefined);
+    });
+  }
 }

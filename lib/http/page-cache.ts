@@ -5,6 +5,9 @@ import { createHash, randomBytes } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { cachedBytes, encodedFor } from "@/lib/agents/bytes";
 import { etagMatches } from "@/lib/agents/http";
+import { persistedPage, persistPage } from "@/lib/read-model";
+import { sessionSecret } from "@/lib/auth/secret";
+import { commitNonce } from "./csp";
 import { etagFor, originVary, requestOrigin } from "./origin";
 
 /**
@@ -46,10 +49,10 @@ const MAX_PAGES = 256;
 
 type Kind = "page" | "agent";
 type Entry = { kind: Kind; headers: [string, string][] };
-type State = { commit: string | null; pages: Map<string, Entry>; filling: Set<string>; view: object };
+type State = { commit: string | null; pages: Map<string, Entry>; filling: Set<string>; view: object; looked: Set<string> };
 const KEY = Symbol.for("field-notes.page-cache");
 const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Set(), view: {} });
+const state = (): State => (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Set(), view: {}, looked: new Set() });
 
 /** Whether this request may be answered from, or fill, the page cache. */
 function cacheable(request: NextRequest, kind: Kind): boolean {
@@ -88,13 +91,15 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
     s.pages = new Map();
     s.filling = new Set();
     s.view = {};
+    s.looked = new Set();
   }
   const origin = requestOrigin(request.headers);
   const url = `${request.nextUrl.pathname}${request.nextUrl.search}`;
   const etag = etagFor(commit, `page.${createHash("sha256").update(url).digest("hex").slice(0, 12)}`, origin);
   const vary = ["Accept-Encoding", "Accept", originVary()].filter(Boolean).join(", ");
   const key = `${kind} ${origin} ${url}`;
-  const entry = s.pages.get(key);
+  // Not in memory: a previous run of this build may have kept it for this very commit (after a restart).
+  const entry = s.pages.get(key) ?? (s.filling.has(key) || s.looked.has(key) ? undefined : await fromDisk(s, commit, origin, key, kind));
   // A page takes the cache's validators; an agent format keeps its route's (common is then empty).
   const common: Record<string, string> = kind === "page" ? { ETag: etag, "Cache-Control": PAGE_CACHE_CONTROL, Vary: vary, "X-Content-Commit": commit } : {};
   const tag = kind === "page" ? etag : (entry?.headers.find(([name]) => name === "etag")?.[1] ?? null);
@@ -118,6 +123,37 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   }
   return null;
 }
+
+/**
+ * The page a previous run kept on disk for `commit` and `key` (lib/read-model/pages.ts), put in
+ * memory; looked up once per key and commit. A page whose CSP nonce is not the one this server
+ * derives for the commit and origin (its secret changed) is not used: a 304 from a fresh render
+ * would pair that body with another policy.
+ */
+async function fromDisk(s: State, commit: string, origin: string, key: string, kind: Kind): Promise<Entry | undefined> {
+  s.looked.add(key);
+  const view = s.view;
+  const stored = await persistedPage(commit, key).catch(() => null);
+  if (!stored || stored.kind !== kind || s.commit !== commit || s.view !== view) return undefined;
+  if (kind === "page") {
+    const policy = stored.headers.find(([name]) => name === "content-security-policy")?.[1] ?? "";
+    let nonce: string | null = null;
+    try {
+      nonce = commitNonce(sessionSecret(), commit, origin);
+    } catch {
+      // No secret to derive it with: the page is rendered again, as without a disk.
+    }
+    if (!nonce || !policy.includes(`'nonce-${nonce}'`)) return undefined;
+  }
+  const entry: Entry = { kind, headers: stored.headers };
+  await cachedBytes(view as never, key, async () => stored.body.toString("utf8"));
+  if (s.view !== view) return undefined;
+  s.pages.set(key, entry);
+  return entry;
+}
+
+// Per-query answers: an unbounded space of URLs, each cheap to render again; not worth a file each.
+const PER_QUERY = /^\/(search|agents\/search\.json)$/;
 
 function count(s: State, kind: Kind): number {
   let n = 0;
@@ -159,4 +195,5 @@ async function fill(request: NextRequest, commit: string, key: string, kind: Kin
   }
   await cachedBytes(s.view as never, key, async () => answer.body.toString("utf8"));
   s.pages.set(key, { kind, headers: kept });
+  if (!PER_QUERY.test(request.nextUrl.pathname)) await persistPage(commit, { kind, key, headers: kept, body: answer.body });
 }

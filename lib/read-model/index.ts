@@ -1,6 +1,7 @@
 import { config } from "@/lib/env";
 import type { Oid } from "@/lib/store/types";
 import { appBuild, folderFor, readPersisted, writePersisted, type Head, type NoteLine, type ParsedFile, type Persisted } from "./persist";
+import { readPage, writePage, type StoredPage } from "./pages";
 
 /**
  * When the persisted read model (./persist.ts) is read and written: read once per process before
@@ -10,6 +11,7 @@ import { appBuild, folderFor, readPersisted, writePersisted, type Head, type Not
  */
 
 export type { Head, NoteLine, ParsedFile } from "./persist";
+export type { StoredPage } from "./pages";
 
 type State = {
   /** The build the folder is keyed by; undefined: the app's own (appBuild()). */
@@ -39,6 +41,18 @@ export async function restorePersisted(store: { seedParsed(entries: Iterable<rea
   state().written = new Set(persisted.notes.keys());
   store.seedParsed([...persisted.notes.values()].map((n) => [n.blob, n.parsed] as const));
   return persisted;
+}
+
+/** A page the page cache kept for `commit` in a previous run (or this one); null when there is none. */
+export async function persistedPage(commit: string, key: string): Promise<StoredPage | null> {
+  const dir = folder();
+  return dir ? readPage(dir, commit, key) : null;
+}
+
+/** Keep a page the page cache rendered for `commit`, for the next start; a failed write costs only that. */
+export async function persistPage(commit: string, page: StoredPage): Promise<void> {
+  const dir = folder();
+  if (dir) await writePage(dir, commit, page).catch(() => undefined);
 }
 
 /** Persist the read model `collect` gives, soon; only the newest of several waiting is written. */
