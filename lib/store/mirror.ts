@@ -1,13 +1,7 @@
-import * as git from "isomorphic-git";
-import fs from "node:fs/promises";
-import path from "node:path";
-import { randomBytes } from "node:crypto";
-import { DEFAULT_BRANCH_NAME } from "./default-branch";
-import { gitFs } from "./git-fs";
 import { clearStaleRefLocks } from "./ref-lock";
 import { listRefNames, readRef } from "./refs";
 import { RemoteUnavailableError, type RemoteOptions } from "./remote";
-import { ensureContentRepo, isRepository } from "./seed";
+import { createBareRepository, ensureContentRepo, isRepository } from "./seed";
 import { createContentStore } from "./store";
 import type { ContentStore, NoteParser, RemoteLink } from "./types";
 
@@ -29,7 +23,7 @@ export type MirrorOptions<N> = { remote: RemoteOptions; seedDir: string | null; 
 export async function openMirror<N = never>(gitdir: string, options: MirrorOptions<N>): Promise<ContentStore<N>> {
   const existed = await isRepository(gitdir);
   if (existed) await clearStaleRefLocks(gitdir);
-  else await initBare(gitdir);
+  else await createBareRepository(gitdir);
   const store = createContentStore<N>(gitdir, { remote: options.remote, parse: options.parse });
   const link = store.remote!;
   try {
@@ -50,24 +44,6 @@ async function giveContent<N>(store: ContentStore<N>, link: RemoteLink, options:
   for (const ref of await mirrored()) {
     const oid = await readRef(store.gitdir, ref);
     if (oid) await link.push(ref, null, oid, async () => undefined);
-  }
-}
-
-async function initBare(gitdir: string): Promise<void> {
-  await fs.mkdir(path.dirname(gitdir), { recursive: true });
-  const tmp = `${gitdir}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
-  try {
-    await git.init({ fs: gitFs, gitdir: tmp, bare: true, defaultBranch: DEFAULT_BRANCH_NAME });
-    await fs.writeFile(path.join(tmp, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
-    try {
-      await fs.rename(tmp, gitdir);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if ((code === "ENOTEMPTY" || code === "EEXIST") && (await isRepository(gitdir))) return;
-      throw e;
-    }
-  } finally {
-    await fs.rm(tmp, { recursive: true, force: true });
   }
 }
 

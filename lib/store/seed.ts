@@ -30,13 +30,23 @@ export async function ensureContentRepo(gitdir: string, seedDir: string): Promis
   }
   await refuseForeignFolder(gitdir);
   const files = await readSeed(seedDir);
+  await createBareRepository(gitdir, (tmp) => seedMain(tmp, files));
+}
+
+/**
+ * A new bare repository at `gitdir`, whole before anyone can open it: made in a temporary folder
+ * beside it, given what `fill` writes there (the seed commit, or nothing for a mirror that fetches
+ * next), then renamed into place. When another process renamed its own into place first, that one
+ * is used and ours is dropped.
+ */
+export async function createBareRepository(gitdir: string, fill: (tmp: string) => Promise<void> = async () => {}): Promise<void> {
   await fs.mkdir(path.dirname(gitdir), { recursive: true });
   const tmp = `${gitdir}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
     await git.init({ fs: gitFs, gitdir: tmp, bare: true, defaultBranch: DEFAULT_BRANCH_NAME });
     // isomorphic-git's defaults (ignorecase, no filemode) describe a browser, not this disk.
     await fs.writeFile(path.join(tmp, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
-    await seedMain(tmp, files);
+    await fill(tmp);
     try {
       await fs.rename(tmp, gitdir);
     } catch (e) {
