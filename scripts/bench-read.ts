@@ -72,6 +72,29 @@ const TARGETS: Target[] = [
 
 type Row = Record<string, string | number>;
 
+/**
+ * Static references of the same bytes. Next compresses every answer per request when the client
+ * accepts gzip or br (a static file too), and that cost grows with the body, so a large format's
+ * "ratio" (÷ the small static file) mixes what its route costs with what its size costs. Each GET
+ * body of at least SAME_BYTES_MIN is therefore also copied, byte for byte, into a static file
+ * served by the same server (public/, named per port; the names exist before the server starts,
+ * since `next start` lists public/ once, and the bytes are written once the body is known), and
+ * hammered right after its format: "ratio same bytes" (÷ that copy) is how far the format is from
+ * static with its bytes. The copies are deleted at the end.
+ */
+const SAME_BYTES_MIN = 16 * 1024;
+const SAME_BYTES_PREFIX = `bench-same-${PORT}-`;
+const sameBytesFile = (t: Target) => {
+  const ext = /\.(json|txt|md)$/.exec(t.path.split("?")[0]!)?.[1] ?? "html";
+  return `${SAME_BYTES_PREFIX}${t.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-+|-+$/g, "") || "home"}.${ext}`;
+};
+const sameBytesCandidates = () => TARGETS.filter((t) => t.name !== "static file" && (t.method ?? "GET") === "GET");
+
+function removeSameBytes() {
+  for (const f of fs.existsSync("public") ? fs.readdirSync("public") : [])
+    if (f.startsWith(SAME_BYTES_PREFIX)) fs.rmSync(path.join("public", f), { force: true });
+}
+
 async function main() {
   if (!fs.existsSync(path.join(DIST, "BUILD_ID"))) throw new Error(`no production build in ${DIST}: run \`next build\` (with NEXT_DIST_DIR=${DIST}) first`);
   if (!fs.existsSync("public/bench-static.html")) throw new Error("public/bench-static.html is missing: the static reference file");
@@ -82,6 +105,7 @@ async function main() {
     for (const notes of SIZES) results.push(await benchSize(notes, root));
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
+    removeSameBytes();
   }
   const load = os.loadavg();
   console.log(
@@ -118,6 +142,7 @@ async function main() {
       first_after_commit_ms: large.firstAfterCommit["/"],
       first_after_commit_index_json_ms: large.firstAfterCommit["/agents/index.json"],
       first_after_commit_search_ms: large.firstAfterCommit["/agents/search.json"],
+      ...Object.fromEntries(Object.entries(large.sameBytesRatios).map(([name, r]) => [`${RATIO_KEYS[name] ?? name}_same_bytes`, r])),
       home_bytes: large.sizes["/"],
       index_json_bytes: large.sizes["/agents/index.json"],
       llms_txt_bytes: large.sizes["/llms.txt"],
@@ -128,7 +153,21 @@ async function main() {
   );
 }
 
+// The JSON line's names for the same-bytes ratios (beside the old ratio of each).
+const RATIO_KEYS: Record<string, string> = {
+  "/": "home_ratio",
+  "/notes/<id>": "note_ratio",
+  "/notes/<id>/history": "history_ratio",
+  "/search?q=": "search_ratio",
+  "/agents/index.json": "index_json_ratio",
+  capsule: "capsule_ratio",
+  "/notes/<id>.md": "note_md_ratio",
+  "/llms.txt": "llms_txt_ratio",
+  "/agents/search.json": "search_json_ratio",
+};
+
 type SizeResult = {
+  sameBytesRatios: Record<string, number>;
   notes: number;
   rows: Row[];
   extras: Row[];
@@ -164,6 +203,9 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   };
 
   // Cold start: no derived index on disk yet.
+  // The same-bytes copies' names, empty until their bodies are known (see SAME_BYTES_MIN).
+  removeSameBytes();
+  for (const t of sameBytesCandidates()) fs.writeFileSync(path.join("public", sameBytesFile(t)), "");
   let server = await startServer(dataDir);
   const coldStart = server.firstOk;
   const rss = sampleRss(server.child.pid!);
@@ -181,16 +223,35 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     ]) {
       sizes[p] = (await fetchText(p, { "accept-encoding": "identity" })).bytes;
     }
+    // Each large GET body's static copy of the same bytes, hammered right after its format.
+    const sameBytes = new Map<string, Target>();
+    for (const t of sameBytesCandidates()) {
+      const res = await fetch(`${BASE}${t.path}`, { headers: { "accept-encoding": "identity", ...t.headers } });
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200 || body.length < SAME_BYTES_MIN) continue;
+      fs.writeFileSync(path.join("public", sameBytesFile(t)), body);
+      sameBytes.set(t.name, { name: `${t.name}: static, same ${body.length} bytes`, path: `/${sameBytesFile(t)}` });
+    }
 
     const runs = new Map<string, AutocannonResult[]>();
     for (let round = 0; round < ROUNDS; round++) {
-      for (const t of TARGETS) {
+      for (const t of TARGETS.flatMap((t) => [t, ...(sameBytes.has(t.name) ? [sameBytes.get(t.name)!] : [])])) {
         const r = await hammer(t, DURATION);
         runs.set(t.name, [...(runs.get(t.name) ?? []), r]);
       }
     }
     const staticRps = median(runs.get("static file")!.map((r) => r.requests.average));
     const ratios: Record<string, number> = {};
+    const sameBytesRatios: Record<string, number> = {};
+    // "ratio" stays ÷ the small static file; "ratio same bytes" is ÷ the static copy of this body.
+    const sameBytesColumns = (t: Target): Row => {
+      const copy = sameBytes.get(t.name);
+      if (!copy) return { "same-bytes static req/s": "", "ratio same bytes": "" };
+      const rps = median((runs.get(t.name) ?? []).map((r) => r.requests.average));
+      const copyRps = median((runs.get(copy.name) ?? []).map((r) => r.requests.average));
+      sameBytesRatios[t.name] = round3(rps / copyRps);
+      return { "same-bytes static req/s": Math.round(copyRps), "ratio same bytes": sameBytesRatios[t.name]! };
+    };
     const rows: Row[] = TARGETS.map((t) => {
       const rs = runs.get(t.name)!;
       const rps = median(rs.map((r) => r.requests.average));
@@ -203,6 +264,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
         "p50 ms": median(rs.map((r) => r.latency.p50)),
         "non-2xx+errors": rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
         "first request ms": firstRequest[t.name]!,
+        ...sameBytesColumns(t),
       };
     });
 
@@ -257,6 +319,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       rows,
       extras,
       ratios,
+      sameBytesRatios,
       staticRps: Math.round(staticRps),
       p99DuringReindex,
       searchHttp: { p50: ms(pct(httpTimes, 50)), p95: ms(pct(httpTimes, 95)) },
