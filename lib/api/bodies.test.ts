@@ -2,14 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as list from "@/app/api/studio/notes/route";
 import * as one from "@/app/api/studio/notes/[id]/route";
 import * as publish from "@/app/api/studio/notes/[id]/publish/route";
-import { answer, params, request, studioFixture } from "@/lib/testing/studio";
+import * as transitions from "@/app/api/studio/notes/[id]/transitions/route";
+import * as threads from "@/app/api/studio/notes/[id]/threads/route";
+import * as comments from "@/app/api/studio/notes/[id]/threads/[thread]/comments/route";
+import * as comment from "@/app/api/studio/notes/[id]/threads/[thread]/comments/[comment]/route";
+import * as resolve from "@/app/api/studio/notes/[id]/threads/[thread]/resolve/route";
+import * as verdicts from "@/app/api/studio/notes/[id]/verdicts/route";
+import * as reviews from "@/app/api/studio/reviews/route";
+import { answer, noteFields, params, request, studioFixture, type Json } from "@/lib/testing/studio";
 import { MAIN_REF } from "@/lib/working-copy/layout";
-import { conflictOf, readErrorBody } from "./bodies";
+import { conflictOf, inboxBody, noteListBody, noteViewBody, publishBody, readErrorBody, reviewBody, reviewWriteBody, savedNoteBody } from "./bodies";
 
 /**
- * The studio's client reads the API's error answers with these schemas: held here against the
- * answers the route handlers really give (a 409 for a stale save and for main changed under a
- * draft, a 422, a 404), so a change to either side that the editor would misread fails here.
+ * The studio's client reads the API's answers with these schemas: held here against the answers
+ * the route handlers really give (the list, a note, a save, a status change, a publish, a review
+ * with threads, edits and verdicts, the inbox; a 409 for a stale save and for main changed under
+ * a draft, a 422, a 404), so a change to either side that the client would misread fails here.
  */
 
 let f: Awaited<ReturnType<typeof studioFixture>>;
@@ -76,5 +84,109 @@ describe("error bodies as the client reads them", () => {
     expect(readErrorBody(bad.body)?.error.where?.length).toBeGreaterThan(0);
     expect(readErrorBody("<html>502 Bad Gateway</html>")).toBeNull();
     expect(readErrorBody({ error: { status: 418, code: "teapot", message: "?" } })).toBeNull();
+  });
+});
+
+/** The schema reads the answer whole: nothing refused, nothing dropped (zod drops members it does not know). */
+function readWhole(
+  schema: { safeParse: (v: unknown) => { success: boolean; data?: unknown; error?: unknown } },
+  got: { status: number; body: Json },
+  status = 200,
+) {
+  expect(got.status, JSON.stringify(got.body).slice(0, 500)).toBe(status);
+  const parsed = schema.safeParse(got.body);
+  expect(parsed.error).toBeUndefined();
+  expect(parsed.data).toEqual(got.body);
+  return got.body;
+}
+
+describe("success bodies as the client reads them", () => {
+  it("the list, a note through create, status change, save and publish, read whole by the client's schemas", async () => {
+    const listed = readWhole(noteListBody, await list.GET(request(f.author, "GET", "/api/studio/notes"), params({})).then(answer));
+    expect(listed.notes.length).toBeGreaterThanOrEqual(21);
+    expect(listed.notes.some((n: Json) => n.lastChange?.by)).toBe(true);
+
+    const fields = noteFields("Schemas read whole", { core: { rank: 9, label: "Bodies" }, tags: ["api"] });
+    const created = readWhole(noteViewBody, await list.POST(request(f.author, "POST", "/api/studio/notes", { note: fields }), params({})).then(answer), 201);
+    const id = created.id as string;
+    const proposed = readWhole(
+      noteViewBody,
+      await transitions
+        .POST(request(f.author, "POST", `/api/studio/notes/${id}/transitions`, { to: "hypothesis", revision: created.revision }), params({ id }))
+        .then(answer),
+    );
+    expect(proposed.note).toMatchObject({ status: "hypothesis", core: { rank: 9 } });
+    const saved = readWhole(
+      savedNoteBody,
+      await save(f.author, id, { revision: proposed.revision, note: { ...proposed.fields, summary: "Read whole, every member." } }),
+    );
+    expect(saved.saved).toBe(true);
+    const published = readWhole(
+      publishBody,
+      await publish.POST(request(f.author, "POST", `/api/studio/notes/${id}/publish`, { revision: saved.revision }), params({ id })).then(answer),
+    );
+    expect(published.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(published.view.published).toBe(true);
+  });
+
+  it("a review with a quoted thread, a reply, an edited comment, a resolution and a verdict, and both people's inboxes", async () => {
+    const created = await list.POST(request(f.author, "POST", "/api/studio/notes", { note: noteFields("Under review") }), params({})).then(answer);
+    const id = created.body.id as string;
+    const moved = await transitions
+      .POST(request(f.author, "POST", `/api/studio/notes/${id}/transitions`, { to: "hypothesis", revision: created.body.revision }), params({ id }))
+      .then(answer);
+    const revision = moved.body.noteRevision as string;
+    const base = `/api/studio/notes/${id}/threads`;
+
+    const started = readWhole(
+      reviewWriteBody,
+      await threads
+        .POST(request(f.reviewer, "POST", base, { section: "decision", quote: "masked blocks", revision, text: "Which blocks?" }), params({ id }))
+        .then(answer),
+      201,
+    );
+    const thread = started.threads[0].id as string;
+    const authorInbox = readWhole(inboxBody, await reviews.GET(request(f.author, "GET", "/api/studio/reviews"), params({})).then(answer));
+    expect(authorInbox.awaitingReply).toContainEqual(expect.objectContaining({ id, thread: expect.objectContaining({ id: thread, quote: "masked blocks" }) }));
+    const reviewerInbox = readWhole(inboxBody, await reviews.GET(request(f.reviewer, "GET", "/api/studio/reviews"), params({})).then(answer));
+    expect(reviewerInbox.awaitingVerdict.map((n: Json) => n.id)).toContain(id);
+
+    const replied = readWhole(
+      reviewWriteBody,
+      await comments.POST(request(f.author, "POST", `${base}/${thread}/comments`, { text: "The fully masked ones." }), params({ id, thread })).then(answer),
+      201,
+    );
+    const mine = replied.threads[0].comments[0].id as string;
+    const edited = readWhole(
+      reviewWriteBody,
+      await comment
+        .PATCH(request(f.reviewer, "PATCH", `${base}/${thread}/comments/${mine}`, { text: "Which blocks are skipped?" }), params({ id, thread, comment: mine }))
+        .then(answer),
+    );
+    expect(edited.threads[0].comments[0]).toMatchObject({ history: [{ text: "Which blocks?" }], editedAt: expect.any(String) });
+    const resolved = readWhole(
+      reviewWriteBody,
+      await resolve.POST(request(f.reviewer, "POST", `${base}/${thread}/resolve`, {}), params({ id, thread })).then(answer),
+    );
+    expect(resolved.threads[0].resolutions).toHaveLength(1);
+    const approved = readWhole(
+      reviewWriteBody,
+      await verdicts
+        .POST(request(f.reviewer, "POST", `/api/studio/notes/${id}/verdicts`, { verdict: "approve", revision, summary: "Clear." }), params({ id }))
+        .then(answer),
+      201,
+    );
+    expect(approved).toMatchObject({
+      verdictState: "approved",
+      verdicts: [{ verdict: "approve", summary: "Clear." }],
+      state: { verdicts: [{ reviewer: "rita" }] },
+    });
+    readWhole(reviewBody, await threads.GET(request(f.author, "GET", base), params({ id })).then(answer));
+  });
+
+  it("an answer that is not the shape the client reads is refused, saying where", () => {
+    expect(noteListBody.safeParse({ notes: [{ id: "AFN-001", title: "No status" }] }).error?.issues[0]?.path).toEqual(["notes", 0, "status"]);
+    expect(reviewBody.safeParse({ threads: "none" }).success).toBe(false);
+    expect(inboxBody.safeParse("<html>200 OK</html>").success).toBe(false);
   });
 });

@@ -1,12 +1,21 @@
 import { z } from "zod";
+import { BOUNDARIES, SECTIONS, STATUSES, type Note, type SectionKey } from "@/lib/notes/schema";
 import { noteFieldsSchema, type NoteFields } from "@/lib/validations/note";
+// Types only (erased from the browser bundle): the server's answers, which the schemas below must equal.
+import type { Inbox } from "@/lib/review/inbox";
+import type { ReviewView } from "@/lib/review/read-review";
+import type { NoteListEntry } from "@/lib/studio/list-notes";
+import type { NoteView } from "@/lib/studio/note-view";
+import type { PublishResult } from "@/lib/studio/publish-note";
 import { API_ERRORS, type ApiErrorBody, type ApiErrorCode } from "./errors";
 
 /**
- * The error bodies the studio's client reads, as zod schemas: lib/queries/fetch.ts parses every
- * error answer with `apiErrorBody`, and the editor reads a 409 with `conflictOf`, so an answer the
- * client does not understand is reported as such instead of being read as something it is not.
- * The shapes are the ones lib/api/respond.ts and lib/studio/conflict.ts build.
+ * The bodies the studio's client reads, as zod schemas: lib/queries/fetch.ts parses every answer
+ * with one of them (a success with the endpoint's schema, an error with `apiErrorBody`), and the
+ * editor reads a 409 with `conflictOf`, so an answer the client does not understand is reported as
+ * such instead of being read as something it is not (and crashing the component that reads it).
+ * The error shapes are the ones lib/api/respond.ts and lib/studio/conflict.ts build; the success
+ * shapes are held equal to the server's types at compile time (`sameAsServer` at the end).
  */
 
 const codes = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
@@ -71,3 +80,170 @@ export function readErrorBody(body: unknown): (ApiErrorBody & Record<string, unk
   const parsed = apiErrorBody.safeParse(body);
   return parsed.success ? (parsed.data as ApiErrorBody & Record<string, unknown>) : null;
 }
+
+// ---- Success bodies. They check the answer's shape, which is what a component relies on; the
+// rules (a title's length, a section's headings) are the server's to check, so a note the server
+// accepted is never refused here.
+
+const status = z.enum(STATUSES);
+const sectionKey = z.enum(SECTIONS.map((x) => x.key) as [SectionKey, ...SectionKey[]]);
+const author = z.object({ name: z.string(), email: z.string() });
+const who = z.object({ id: z.string(), name: z.string() });
+const sectionsShape = z.object(Object.fromEntries(SECTIONS.map((x) => [x.key, z.string()])) as Record<SectionKey, z.ZodString>);
+
+/** A stored note (lib/notes/schema.ts's Note), by shape. */
+const noteShape = z.object({
+  id: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  status,
+  boundaries: z.array(z.enum(BOUNDARIES)),
+  phase: z.string(),
+  tags: z.array(z.string()),
+  order: z.number(),
+  core: z.object({ rank: z.number(), label: z.string() }).optional(),
+  related: z.array(z.string()),
+  superseded_by: z.string().optional(),
+  retraction_reason: z.string().optional(),
+  provenance: z.object({ source: z.enum(["seed-index", "author"]), detail: z.string().optional() }).optional(),
+  sections: sectionsShape,
+});
+
+const verdictKind = z.enum(["approve", "request-changes"]);
+const reviewState = z.object({
+  verdicts: z.array(z.object({ reviewer: z.string(), revision: z.string(), verdict: verdictKind, resolved: z.boolean().optional() })),
+});
+
+/** GET /api/studio/notes/<id>, and the note every note write answers (lib/studio/note-view.ts). */
+export const noteViewBody = z.object({
+  id: z.string(),
+  source: z.enum(["draft", "published", "new"]),
+  revision: z.string(),
+  noteRevision: z.string(),
+  status,
+  note: noteShape.nullable(),
+  fields: noteFieldsSchema,
+  errors: z.array(z.object({ line: z.number(), field: z.string(), message: z.string() })),
+  findings: z.array(whereSchema),
+  published: z.boolean(),
+  lastChange: z.object({ commit: z.string(), date: z.string(), author, message: z.string() }).nullable(),
+  revisionAuthors: z.array(z.string()),
+  publishedIds: z.array(z.string()),
+  reviews: reviewState,
+  phases: z.array(z.string()),
+});
+
+/** PUT /api/studio/notes/<id>: the note after the save, and whether anything was committed. */
+export const savedNoteBody = noteViewBody.extend({ saved: z.boolean() });
+
+/** POST …/publish: main's new commit (null: main already held the note), whether the draft stays, the note after. */
+export const publishBody = z.object({ commit: z.string().nullable(), draftKept: z.boolean(), view: noteViewBody });
+
+const noteListEntry = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: status.nullable(),
+  publishedStatus: status.nullable(),
+  draft: z.boolean(),
+  invalid: z.boolean(),
+  lastChange: z.object({ commit: z.string(), date: z.string(), author, by: z.string() }).nullable(),
+});
+
+/** GET /api/studio/notes: the studio's list (lib/studio/list-notes.ts). */
+export const noteListBody = z.object({ notes: z.array(noteListEntry) });
+
+const comment = z.object({
+  id: z.string(),
+  by: who,
+  at: z.string(),
+  text: z.string(),
+  history: z.array(z.object({ text: z.string(), at: z.string() })),
+  editedAt: z.string().optional(),
+  revision: z.string().optional(),
+});
+
+const thread = z.object({
+  id: z.string(),
+  section: sectionKey,
+  quote: z.string().optional(),
+  revision: z.string(),
+  anchor: z.string(),
+  by: who,
+  at: z.string(),
+  comments: z.array(comment),
+  resolved: z.boolean(),
+  resolutions: z.array(z.object({ action: z.enum(["resolve", "reopen"]), by: who, at: z.string() })),
+  outdated: z.boolean(),
+});
+
+const verdictState = z.enum(["approved", "changes-requested", "awaiting"]);
+
+/** GET …/threads, and what every review write answers: the note's review (lib/review/read-review.ts). */
+export const reviewBody = z.object({
+  currentRevision: z.string(),
+  threads: z.array(thread),
+  verdicts: z.array(
+    z.object({
+      id: z.string(),
+      reviewer: who,
+      revision: z.string(),
+      verdict: verdictKind,
+      summary: z.string().optional(),
+      at: z.string(),
+      stale: z.boolean(),
+      replaced: z.boolean(),
+      selfVerdict: z.boolean(),
+    }),
+  ),
+  state: reviewState,
+  problems: z.array(z.string()),
+  id: z.string(),
+  status: status.nullable(),
+  revisionAuthors: z.array(z.string()),
+  verdictState,
+  reviewHead: z.string().nullable(),
+});
+
+/** What a review write answers: the review after it, and the new record's id under the name of its kind (a reply answers `comment`). */
+export const reviewWriteBody = reviewBody.extend({ thread: z.string().optional(), comment: z.string().optional(), verdict: z.string().optional() });
+
+const reviewSummary = z.object({
+  id: z.string(),
+  title: z.string().nullable(),
+  status: status.nullable(),
+  draft: z.boolean(),
+  currentRevision: z.string(),
+  openThreads: z.number(),
+  outdatedThreads: z.number(),
+  verdictState,
+  staleVerdicts: z.number(),
+});
+
+/** GET /api/studio/reviews: what waits for the signed-in person (lib/review/inbox.ts). */
+export const inboxBody = z.object({
+  awaitingVerdict: z.array(reviewSummary),
+  awaitingReply: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string().nullable(),
+      thread: z.object({ id: z.string(), section: sectionKey, quote: z.string().optional(), outdated: z.boolean() }),
+      last: z.object({ by: z.string(), at: z.string(), text: z.string() }),
+    }),
+  ),
+  notes: z.array(reviewSummary),
+});
+
+/**
+ * Each schema's output is the server's type, and the server's type is the schema's: a member added,
+ * dropped, renamed or retyped on either side fails `tsc` here, before a client misreads an answer.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameAsServer: [
+  Same<z.infer<typeof noteShape>, Note>,
+  Same<z.infer<typeof noteViewBody>, NoteView>,
+  Same<z.infer<typeof publishBody>, PublishResult>,
+  Same<z.infer<typeof noteListBody>["notes"][number], NoteListEntry>,
+  Same<z.infer<typeof reviewBody>, ReviewView>,
+  Same<z.infer<typeof inboxBody>, Inbox>,
+] = [true, true, true, true, true, true];
+void sameAsServer;

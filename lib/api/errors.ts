@@ -56,6 +56,9 @@ export const API_ERRORS = {
   "remote-unavailable": 503,
   // Never sent by the server: the studio's client answers it itself when the server cannot be reached.
   offline: 503,
+  // Never sent by the server either: the client's own answer when a reply is not the shape the
+  // endpoint's schema in ./bodies.ts says (a server of another version, a proxy's page with 200).
+  "unreadable-answer": 502,
   // The server failed; the error is in its log.
   internal: 500,
 } as const satisfies Record<string, number>;

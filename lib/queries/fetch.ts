@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { readErrorBody } from "@/lib/api/bodies";
 import type { ApiErrorBody } from "@/lib/api/errors";
 
@@ -13,11 +14,17 @@ export class StudioApiError extends Error {
   }
 }
 
-export async function studioFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+/**
+ * One call to the studio API, its answer read with `schema` (lib/api/bodies.ts): what a component
+ * gets is what the schema says, or a StudioApiError whose message says the answer could not be read
+ * and what the user should do, never an object that crashes the component that reads it.
+ */
+export async function studioFetch<S extends z.ZodType>(path: string, schema: S, init: { method?: string; body?: unknown } = {}): Promise<z.output<S>> {
+  const method = init.method ?? "GET";
   let response: Response;
   try {
     response = await fetch(path, {
-      method: init.method ?? "GET",
+      method,
       headers: init.body === undefined ? {} : { "content-type": "application/json" },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       credentials: "same-origin",
@@ -26,11 +33,31 @@ export async function studioFetch<T>(path: string, init: { method?: string; body
   } catch {
     throw new StudioApiError(0, { error: { status: 503, code: "offline", message: "the server could not be reached; your text is kept in this browser" } });
   }
-  const body = (await response.json().catch(() => null)) as unknown;
+  const body = (await response.json().catch(() => undefined)) as unknown;
   // An error answer is read with the API's own schema (lib/api/bodies.ts): an answer that is not
   // one (a proxy's error page) keeps its status and no body, and the message says so.
-  if (!response.ok) throw new StudioApiError(response.status, readErrorBody(body));
-  return body as T;
+  if (!response.ok) throw new StudioApiError(response.status, readErrorBody(body ?? null));
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new StudioApiError(response.status, unreadable(method, parsed.error));
+  return parsed.data;
+}
+
+/** What the user is told when a success answer is not what the studio reads: what, where, and what to do. */
+function unreadable(method: string, error: z.ZodError): ApiErrorBody {
+  const where = error.issues.slice(0, 3).map((i) => ({ field: i.path.map(String).join(".") || "body", message: i.message }));
+  const first = where[0] ? ` (${where[0].field}: ${where[0].message})` : "";
+  const then =
+    method === "GET"
+      ? "what this page shows may be out of date; reload it"
+      : "the change may have been made all the same; reload the page to see the note as it is now";
+  return {
+    error: {
+      status: 502,
+      code: "unreadable-answer",
+      message: `The server's answer could not be read${first}: ${then}. If this stays, the page and the server are of different versions.`,
+      where,
+    },
+  };
 }
 
 /** Retry a query only when the failure might pass (network, server), never for a 4xx answer. */

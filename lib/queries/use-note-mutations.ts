@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { NoteView } from "@/lib/studio/note-view";
 import type { NoteFields } from "@/lib/validations/note";
 import type { Status } from "@/lib/notes/schema";
+import { noteViewBody, publishBody, savedNoteBody } from "@/lib/api/bodies";
 import { studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 import { noteUrl } from "./use-note";
@@ -25,7 +26,7 @@ function useAfterWrite(id: string) {
 export function useCreateNote() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (fields: NoteFields) => studioFetch<NoteView>("/api/studio/notes", { method: "POST", body: { note: fields } }),
+    mutationFn: (fields: NoteFields) => studioFetch("/api/studio/notes", noteViewBody, { method: "POST", body: { note: fields } }),
     onSuccess: (view) => {
       client.setQueryData(studioKeys.note(view.id), view);
       void client.invalidateQueries({ queryKey: studioKeys.notes() });
@@ -37,7 +38,7 @@ export function useSaveDraft(id: string) {
   const after = useAfterWrite(id);
   return useMutation({
     mutationFn: (input: { revision: string; fields: NoteFields; reason?: string }) =>
-      studioFetch<NoteView & { saved: boolean }>(noteUrl(id), {
+      studioFetch(noteUrl(id), savedNoteBody, {
         method: "PUT",
         body: { revision: input.revision, note: input.fields, ...(input.reason ? { reason: input.reason } : {}) },
       }),
@@ -49,7 +50,7 @@ export function useChangeStatus(id: string) {
   const after = useAfterWrite(id);
   return useMutation({
     mutationFn: (input: { to: Status; revision: string; reason?: string; superseded_by?: string }) =>
-      studioFetch<NoteView>(`${noteUrl(id)}/transitions`, { method: "POST", body: input }),
+      studioFetch(`${noteUrl(id)}/transitions`, noteViewBody, { method: "POST", body: input }),
     onSuccess: after,
   });
 }
@@ -57,8 +58,7 @@ export function useChangeStatus(id: string) {
 export function usePublishNote(id: string) {
   const after = useAfterWrite(id);
   return useMutation({
-    mutationFn: (input: { revision: string; main?: string }) =>
-      studioFetch<{ commit: string | null; draftKept: boolean; view: NoteView }>(`${noteUrl(id)}/publish`, { method: "POST", body: input }),
+    mutationFn: (input: { revision: string; main?: string }) => studioFetch(`${noteUrl(id)}/publish`, publishBody, { method: "POST", body: input }),
     onSuccess: (result) => after(result.view),
   });
 }

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { NoteView } from "@/lib/studio/note-view";
+import { noteViewBody } from "@/lib/api/bodies";
 import { retryTransient, studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 
@@ -11,7 +12,7 @@ export const noteUrl = (id: string) => `/api/studio/notes/${encodeURIComponent(i
 export function useNote(id: string | null, initial?: NoteView) {
   return useQuery({
     queryKey: studioKeys.note(id ?? ""),
-    queryFn: () => studioFetch<NoteView>(noteUrl(id ?? "")),
+    queryFn: () => studioFetch(noteUrl(id ?? ""), noteViewBody),
     initialData: initial,
     enabled: id !== null,
     retry: retryTransient,

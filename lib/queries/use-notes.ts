@@ -2,13 +2,14 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { NoteListEntry } from "@/lib/studio/list-notes";
+import { noteListBody } from "@/lib/api/bodies";
 import { retryTransient, studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 
 export function useNotes(initial?: NoteListEntry[]) {
   return useQuery({
     queryKey: studioKeys.notes(),
-    queryFn: () => studioFetch<{ notes: NoteListEntry[] }>("/api/studio/notes").then((b) => b.notes),
+    queryFn: () => studioFetch("/api/studio/notes", noteListBody).then((b) => b.notes),
     initialData: initial,
     retry: retryTransient,
   });

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Inbox } from "@/lib/review/inbox";
 import type { ReviewView } from "@/lib/review/read-review";
 import type { SectionKey } from "@/lib/notes/schema";
+import { inboxBody, reviewBody, reviewWriteBody } from "@/lib/api/bodies";
 import { retryTransient, studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 import { noteUrl } from "./use-note";
@@ -24,7 +25,7 @@ const reviewUrl = (id: string) => `${noteUrl(id)}/threads`;
 export function useReview(id: string, initial?: ReviewView) {
   return useQuery({
     queryKey: reviewKeys.review(id),
-    queryFn: () => studioFetch<ReviewView>(reviewUrl(id)),
+    queryFn: () => studioFetch(reviewUrl(id), reviewBody),
     initialData: initial,
     retry: retryTransient,
   });
@@ -33,7 +34,7 @@ export function useReview(id: string, initial?: ReviewView) {
 export function useReviewInbox(initial?: Inbox) {
   return useQuery({
     queryKey: reviewKeys.inbox(),
-    queryFn: () => studioFetch<Inbox>("/api/studio/reviews"),
+    queryFn: () => studioFetch("/api/studio/reviews", inboxBody),
     initialData: initial,
     retry: retryTransient,
   });
@@ -68,7 +69,7 @@ export function useReviewWrite(id: string) {
   return useMutation({
     mutationFn: (w: Write) => {
       const r = request(id, w);
-      return studioFetch<ReviewView>(r.path, { method: r.method, body: r.body });
+      return studioFetch(r.path, reviewWriteBody, { method: r.method, body: r.body });
     },
     onSuccess: (review) => {
       client.setQueryData(reviewKeys.review(id), review);

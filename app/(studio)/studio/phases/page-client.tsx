@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
+import { z } from "zod";
 import { studioFetch, StudioApiError } from "@/lib/queries/fetch";
 import type { StudioPhase } from "@/lib/studio/phases";
 
@@ -29,9 +30,10 @@ function PhaseItem({ item, canChange }: { item: StudioPhase; canChange: boolean 
   const [why, setWhy] = useState("");
   const [reason, setReason] = useState("");
   const headingId = `phase-${phase.slug}`;
+  // The answer is not read (z.unknown()): the page is refreshed from the server after the write.
   const mutation = useMutation({
     mutationFn: (action: { kind: "close"; noDeltaWhy?: string } | { kind: "reopen"; reason: string }) =>
-      studioFetch(`/api/studio/phases/${encodeURIComponent(phase.slug)}/${action.kind}`, {
+      studioFetch(`/api/studio/phases/${encodeURIComponent(phase.slug)}/${action.kind}`, z.unknown(), {
         method: "POST",
         body: action.kind === "close" ? { noDeltaWhy: action.noDeltaWhy } : { reason: action.reason },
       }),
