@@ -1,4 +1,4 @@
-import { BOUNDARY_LABEL, SECTIONS, STATUS_LABEL, type Note } from "@/lib/notes/schema";
+import { BOUNDARY_LABEL, SECTIONS, STATUS_LABEL, type Note, type SectionKey } from "@/lib/notes/schema";
 import { sectionPlainText } from "./plain-text-fast";
 
 /**
@@ -25,8 +25,23 @@ export const FIELD_LABEL: Record<string, string> = Object.fromEntries(SEARCH_FIE
 
 export type SearchDocument = { id: string } & Record<string, string>;
 
+const SECTION_KEYS = new Set<string>(SECTIONS.map((s) => s.key));
+
+/** One field of `searchDocument(note)`, without converting the others (a returned hit's passage needs one). */
+export function searchField(note: Note, field: string): string {
+  if (SECTION_KEYS.has(field)) return sectionPlainText(note.sections[field as SectionKey]);
+  return shortFields(note)[field] ?? "";
+}
+
 export function searchDocument(note: Note): SearchDocument {
-  const doc: SearchDocument = {
+  const doc = shortFields(note);
+  for (const s of SECTIONS) doc[s.key] = sectionPlainText(note.sections[s.key]);
+  return doc;
+}
+
+/** Every field but the sections (no Markdown to convert). */
+function shortFields(note: Note): SearchDocument {
+  return {
     id: note.id,
     title: note.title,
     summary: note.summary,
@@ -37,6 +52,4 @@ export function searchDocument(note: Note): SearchDocument {
     boundaries: note.boundaries.map((b) => BOUNDARY_LABEL[b]).join(" · "),
     related: note.related.join(" "),
   };
-  for (const s of SECTIONS) doc[s.key] = sectionPlainText(note.sections[s.key]);
-  return doc;
 }

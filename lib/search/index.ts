@@ -1,7 +1,7 @@
 import MiniSearch, { type SearchResult } from "minisearch";
 import type { PublishedView } from "@/lib/content/published";
 import type { Note } from "@/lib/notes/schema";
-import { SEARCH_FIELDS, searchDocument, type SearchDocument } from "./fields";
+import { SEARCH_FIELDS, searchDocument, searchField, type SearchDocument } from "./fields";
 import { passageAround } from "./passage";
 import { scoreQuery, type QueryTerm, type ScoredQuery } from "./score";
 import { normalizeTerm, tokenize } from "./terms";
@@ -349,13 +349,10 @@ function indexed(note: Note): SearchDocument {
   return searchDocument(note);
 }
 
-// The plain text of a returned hit's note, kept while the note object lives (one per blob).
-const documents = new WeakMap<Note, SearchDocument>();
-function fieldText(note: Note, field: string): string {
-  let doc = documents.get(note);
-  if (!doc) documents.set(note, (doc = searchDocument(note)));
-  return doc[field] ?? "";
-}
+// The plain text of the one field a returned hit's passage is cut from, converted per hit and not
+// kept: converting every section of the ten hits took about 0.5 ms of a query (p50, 10,000 notes)
+// and kept each returned note's whole plain text alive for as long as the note object lived.
+const fieldText = (note: Note, field: string): string => searchField(note, field);
 
 /** The field that holds the most matched words, weighted by how much a match there counts. */
 function bestField(result: SearchResult): string {
