@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -19,14 +20,24 @@ import { QUERIES } from "./support/bench-queries";
  * first 200 (cold, then warm from the persisted read model), the first request after a one-note commit,
  * response sizes and the server's RSS. Prints a table per size and, last, one JSON line.
  *
+ * "Does a request wait on indexing" is measured twice: at 16 connections (the first figure; on 2
+ * cores its p99 is mostly queueing behind the other 15), and at READER_CONNECTIONS readers, each
+ * asking for a capsule as soon as its last one answered, compared with the same readers on the
+ * same server with nothing being indexed: once during the full first search build (a fresh
+ * server, nothing of the search index persisted, a search arriving while capsules are read) and
+ * once during a one-note commit's incremental reindex (a search and the home page asking for it).
+ * BENCH_CPU_PROF=<dir> runs the server with `--cpu-prof` into that folder (what held the loop).
+ *
  *   npm run build && npm run bench:read
- *   BENCH_SIZES=21 BENCH_DURATION=3 BENCH_ROUNDS=1 npm run bench:read   (a quick look)
+ *   BENCH_SIZES=21 BENCH_DURATION=3 BENCH_ROUNDS=1 npm run bench:read   (a quick look; BENCH_ROUNDS=0: no req/s table)
  */
 
 const SIZES = (process.env.BENCH_SIZES ?? "21,10000").split(",").map(Number);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 16;
+// Readers for the "waits on indexing" measures: few enough that a slow answer is the server's, not the queue's.
+const READER_CONNECTIONS = 2;
 const PORT = Number(process.env.BENCH_PORT ?? 3207);
 const DIST = process.env.NEXT_DIST_DIR ?? ".next";
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -133,6 +144,12 @@ async function main() {
       mcp_ratio: ratio("MCP search_notes"),
       static_rps: large.staticRps,
       p99_during_reindex_ms: large.p99DuringReindex,
+      capsule_quiet_p99_ms: large.readers.quiet.p99,
+      capsule_first_build_p99_ms: large.readers.firstBuild.p99,
+      capsule_first_build_max_ms: large.readers.firstBuild.max,
+      first_build_ms: large.readers.firstBuildMs,
+      capsule_incremental_p99_ms: large.readers.incremental.p99,
+      capsule_incremental_max_ms: large.readers.incremental.max,
       search_p50_ms: large.searchHttp.p50,
       search_p95_ms: large.searchHttp.p95,
       search_inprocess_p50_ms: large.searchInProcess.p50,
@@ -174,6 +191,7 @@ type SizeResult = {
   ratios: Record<string, number>;
   staticRps: number;
   p99DuringReindex: number;
+  readers: Readers;
   searchHttp: { p50: number; p95: number };
   searchInProcess: { p50: number; p95: number };
   coldStart: number;
@@ -210,6 +228,19 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   const coldStart = server.firstOk;
   const rss = sampleRss(server.child.pid!);
   try {
+    // Capsule readers on this fresh server: with nothing indexed yet, then while a search makes
+    // the full first build (nothing of the search index is on disk: the data folder is new).
+    const capsulePath = TARGETS.find((t) => t.name === "capsule")!.path;
+    await readersWhile(capsulePath, () => sleep(1000));
+    const quietBefore = await readersWhile(capsulePath, () => sleep(3000));
+    let firstBuildMs = 0;
+    const firstBuild = await readersWhile(capsulePath, async () => {
+      await sleep(200);
+      const t = performance.now();
+      await fetchText(`/agents/search.json?q=first+build`);
+      firstBuildMs = ms(performance.now() - t);
+      await sleep(200);
+    });
     const firstRequest: Row = {};
     for (const t of TARGETS) firstRequest[t.name] = ms(await timed(t));
     const sizes: Record<string, number> = {};
@@ -240,7 +271,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
         runs.set(t.name, [...(runs.get(t.name) ?? []), r]);
       }
     }
-    const staticRps = median(runs.get("static file")!.map((r) => r.requests.average));
+    const staticRps = median((runs.get("static file") ?? []).map((r) => r.requests.average));
     const ratios: Record<string, number> = {};
     const sameBytesRatios: Record<string, number> = {};
     // "ratio" stays ÷ the small static file; "ratio same bytes" is ÷ the static copy of this body.
@@ -253,7 +284,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       return { "same-bytes static req/s": Math.round(copyRps), "ratio same bytes": sameBytesRatios[t.name]! };
     };
     const rows: Row[] = TARGETS.map((t) => {
-      const rs = runs.get(t.name)!;
+      const rs = runs.get(t.name) ?? [];
       const rps = median(rs.map((r) => r.requests.average));
       ratios[t.name] = round3(rps / staticRps);
       return {
@@ -283,6 +314,16 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     void fetchText(`/`).catch(() => undefined);
     const p99DuringReindex = (await during).latency.p99;
 
+    // The same at READER_CONNECTIONS readers: quiet, then while a one-note commit is indexed.
+    const quiet = await readersWhile(capsule.path, () => sleep(3000));
+    await commitOne();
+    const incremental = await readersWhile(capsule.path, async () => {
+      await sleep(50);
+      await Promise.all([fetchText(`/agents/search.json?q=reindex+two`), fetchText(`/`)]);
+      await sleep(200);
+    });
+    const readers: Readers = { quiet, quietBefore, firstBuild, firstBuildMs, incremental };
+
     // The first request of each kind after a one-note commit (each after its own commit).
     const firstAfterCommit: Record<string, number> = {};
     for (const t of [TARGETS[1]!, TARGETS[5]!, TARGETS[9]!, TARGETS[2]!]) {
@@ -303,7 +344,8 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
 
     const searchInProcess = await inProcessSearch(dataDir, gitdir);
     const extras: Row[] = [
-      { measure: "capsule p99 during a reindex (ms)", value: p99DuringReindex },
+      { measure: `capsule p99 during a one-note reindex, ${CONNECTIONS} connections (ms)`, value: p99DuringReindex },
+      ...readerRows(readers),
       { measure: "search over HTTP p50 / p95 (ms, 30 queries)", value: `${ms(pct(httpTimes, 50))} / ${ms(pct(httpTimes, 95))}` },
       { measure: "search in-process p50 / p95 (ms, 30 queries)", value: `${searchInProcess.p50} / ${searchInProcess.p95}` },
       { measure: "search in-process first query (index build, ms)", value: searchInProcess.first },
@@ -322,6 +364,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       sameBytesRatios,
       staticRps: Math.round(staticRps),
       p99DuringReindex,
+      readers,
       searchHttp: { p50: ms(pct(httpTimes, 50)), p95: ms(pct(httpTimes, 95)) },
       searchInProcess: { p50: searchInProcess.p50, p95: searchInProcess.p95 },
       coldStart: ms(coldStart),
@@ -365,7 +408,16 @@ async function startServer(dataDir: string): Promise<Server> {
   const bin = require.resolve("next/dist/bin/next");
   const started = performance.now();
   const child = spawn(process.execPath, [bin, "start", "-p", String(PORT), "-H", "127.0.0.1"], {
-    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: DIST, DATA_DIR: dataDir, CONTENT_REPO: "", SITE_URL: "", PORT: String(PORT) },
+    env: {
+      ...process.env,
+      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {}),
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: DIST,
+      DATA_DIR: dataDir,
+      CONTENT_REPO: "",
+      SITE_URL: "",
+      PORT: String(PORT),
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   let exited = false;
@@ -390,6 +442,55 @@ async function stopServer(server: Server) {
   await Promise.race([gone, sleep(5000)]);
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
   await sleep(200);
+}
+
+type Latency = { count: number; p50: number; p99: number; max: number };
+type Readers = { quiet: Latency; quietBefore: Latency; firstBuild: Latency; firstBuildMs: number; incremental: Latency };
+
+function readerRows(r: Readers): Row[] {
+  const show = (l: Latency) => `${l.p50} / ${l.p99} / ${l.max} (${l.count} requests)`;
+  const n = READER_CONNECTIONS;
+  return [
+    { measure: `capsule p50 / p99 / max, ${n} readers, fresh server, nothing indexed (ms)`, value: show(r.quietBefore) },
+    { measure: `capsule p50 / p99 / max, ${n} readers, during the full first search build (ms)`, value: show(r.firstBuild) },
+    { measure: "full first search build, the search's wait (ms)", value: r.firstBuildMs },
+    { measure: `capsule p50 / p99 / max, ${n} readers, nothing being indexed (ms)`, value: show(r.quiet) },
+    { measure: `capsule p50 / p99 / max, ${n} readers, during a one-note reindex (ms)`, value: show(r.incremental) },
+  ];
+}
+
+/**
+ * READER_CONNECTIONS readers, each asking for `p` again as soon as it answered (one kept-alive
+ * connection each), for as long as `work` runs; the latencies they saw.
+ */
+async function readersWhile(p: string, work: () => Promise<unknown>): Promise<Latency> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: READER_CONNECTIONS });
+  const times: number[] = [];
+  let running = true;
+  const get = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.get(`${BASE}${p}`, { agent, headers: { "accept-encoding": ACCEPT_ENCODING } }, (res) => {
+        res.resume();
+        res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`${p} answered ${res.statusCode}`))));
+      });
+      req.on("error", reject);
+    });
+  const reader = async () => {
+    while (running) {
+      const t = performance.now();
+      await get();
+      times.push(performance.now() - t);
+    }
+  };
+  const readers = Array.from({ length: READER_CONNECTIONS }, reader);
+  try {
+    await work();
+  } finally {
+    running = false;
+    await Promise.all(readers);
+    agent.destroy();
+  }
+  return { count: times.length, p50: ms(pct(times, 50)), p99: ms(pct(times, 99)), max: ms(Math.max(...times)) };
 }
 
 function hammer(t: Target, seconds: number): Promise<AutocannonResult> {
