@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { deriveView, type PublishedView } from "@/lib/content/published";
 import { parseSite, SITE_FILE } from "@/lib/content/site";
-import { nextChanges } from "@/lib/public/last-change";
+import { nextChanges, walkChanges } from "@/lib/public/last-change";
 import { moveIndex, newSearchIndex } from "@/lib/search";
 import { ensureContentRepo } from "@/lib/store/api";
 import { openContentStore } from "@/lib/working-copy/content-store";
@@ -93,7 +93,14 @@ describe("the incremental read model", () => {
           expect(Object.fromEntries(next.backlinks)).toEqual(Object.fromEntries(full.backlinks));
 
           changes = nextChanges(view, changes, next, revision);
-          expect(Object.fromEntries([...changes].map(([id, r]) => [id, r.commit]))).toEqual(Object.fromEntries(await fullChanges(full)));
+          const reference = Object.fromEntries(await fullChanges(full));
+          expect(Object.fromEntries([...changes].map(([id, r]) => [id, r.commit]))).toEqual(reference);
+          // With nothing to start from (a cold start): one walk back over the commits, and past a
+          // short walk, each note left reads its own history from there.
+          for (const maxWalk of [256, 1]) {
+            const walked = await walkChanges(store, full, maxWalk);
+            expect(Object.fromEntries([...walked].map(([id, r]) => [id, r.commit]))).toEqual(reference);
+          }
 
           moveIndex(live, view.byId, next.byId);
           const fresh = newSearchIndex();

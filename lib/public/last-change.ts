@@ -1,4 +1,4 @@
-import { getContentStore } from "@/lib/working-copy/content-store";
+import { getContentStore, type ContentStore, type Snapshot } from "@/lib/working-copy/content-store";
 import type { PublishedView } from "@/lib/content/published";
 import { publishedNotes } from "@/lib/content/published-notes";
 import type { Revision } from "@/lib/store/types";
@@ -66,13 +66,44 @@ async function load(view: PublishedView, base: State["done"]): Promise<Changes> 
       return changes;
     }
   }
-  const entries = await Promise.all(
-    view.notes.map(async (note) => {
-      const [latest] = await store.history(`notes/${note.id}.md`, view.commit, { limit: 1 });
-      return latest ? ([note.id, latest] as const) : null;
-    }),
-  );
-  return new Map(entries.filter((e) => e !== null));
+  return walkChanges(store, view);
+}
+
+// Commits walked back from the view's commit before the notes still undated read their own history.
+const MAX_WALK = 256;
+
+/**
+ * Every published note's last change in one walk back along first parents: each commit's notes
+ * (blob ids) are compared with its parent's, and a note takes the newest commit where its blob
+ * differs. The walk ends when every note has its date, which for most archives is a few commits
+ * back (the commit that added the notes untouched since). Reading each note's history instead
+ * looked a name up in an uncached 10,000-entry tree per note and per commit: minutes at 10,000
+ * notes, on the first request after a start with nothing persisted. Past `maxWalk` commits, the
+ * notes left read their own history from there (the same answer, for a long line of commits that
+ * never touched them).
+ */
+export async function walkChanges(store: ContentStore, view: Pick<PublishedView, "commit" | "byId">, maxWalk = MAX_WALK): Promise<Map<string, Revision>> {
+  const out = new Map<string, Revision>();
+  const left = new Set(view.byId.keys());
+  const blobs = (snapshot: Snapshot) => new Map(snapshot.notes.map((n) => [n.id, n.blob]));
+  let after = blobs(await store.snapshot(view.commit));
+  let below: string | undefined = view.commit;
+  for (const revision of left.size ? await store.log(view.commit, { limit: maxWalk }) : []) {
+    below = revision.parents[0];
+    const before = below ? blobs(await store.snapshot(below)) : new Map<string, string>();
+    for (const id of left) {
+      if (after.get(id) === before.get(id)) continue;
+      out.set(id, revision);
+      left.delete(id);
+    }
+    if (!left.size || !below) break;
+    after = before;
+  }
+  // Unchanged in every walked commit: changed at or below `below`.
+  const rest = below && left.size ? [...left] : [];
+  const found = await Promise.all(rest.map(async (id) => [id, (await store.history(`notes/${id}.md`, below!, { limit: 1 }))[0]] as const));
+  for (const [id, latest] of found) if (latest) out.set(id, latest);
+  return out;
 }
 
 /** The dates of a view one commit (`revision`) after `before`: its changed notes changed in that commit. */
