@@ -67,3 +67,31 @@ export type Json = any;
 export async function answer(response: Response): Promise<{ status: number; body: Json }> {
   return { status: response.status, body: await response.json() };
 }
+
+/**
+ * A note's fields as the editor sends them, filled so that a save passes every rule (a known phase,
+ * an invariant and a claim boundary): a test names only what it is about, `change` replacing fields
+ * and, one by one, sections.
+ */
+export function noteFields(title: string, change: { sections?: Record<string, string>; [field: string]: unknown } = {}): Json {
+  const { sections, ...fields } = change;
+  return {
+    title,
+    summary: "A sparse mask does not make attention sparse.",
+    phase: "6 architecture",
+    tags: ["sparse attention"],
+    related: [],
+    boundaries: [],
+    core: null,
+    ...fields,
+    sections: {
+      decision: "Skip masked blocks in the kernel.",
+      invariant: "No masked key is ever loaded.",
+      rejectedShortcut: "",
+      evidence: "",
+      claimBoundary: "Says nothing about speed on other backends.",
+      notes: "",
+      ...sections,
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
+import { answer, noteFields, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
 import { checkRepository, type Finding } from "@/lib/content/check";
 import { tempDir } from "@/lib/store/testing";
 import * as notes from "./notes/route";
@@ -57,23 +57,8 @@ const api = {
     reopenRoute.POST(request(c, "POST", `/api/studio/phases/${slug}/reopen`, body), params({ slug })).then(answer),
 };
 
-const fields = (title: string, phase: string, evidence = "The kernel trace of the pinned checkpoint shows no masked block loaded.") => ({
-  title,
-  summary: "A sparse mask does not make attention sparse.",
-  phase,
-  tags: ["sparse attention"],
-  related: [],
-  boundaries: [],
-  core: null,
-  sections: {
-    decision: "Skip masked blocks in the kernel.",
-    invariant: "No masked key is ever loaded.",
-    rejectedShortcut: "Masking scores after loading every key.",
-    evidence,
-    claimBoundary: "Says nothing about speed on other backends.",
-    notes: "",
-  },
-});
+const fields = (title: string, phase: string, evidence = "The kernel trace of the pinned checkpoint shows no masked block loaded.") =>
+  noteFields(title, { phase, sections: { rejectedShortcut: "Masking scores after loading every key.", evidence } });
 
 /** Propose (or move) a draft to `to` and publish it, as an author does in the studio. */
 async function moveAndPublish(id: string, to: string, extra: Record<string, string> = {}) {

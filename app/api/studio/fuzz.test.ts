@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
+import { answer, noteFields as filledNote, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
 import { liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";
 import * as notes from "./notes/route";
 import * as note from "./notes/[id]/route";
@@ -31,7 +31,7 @@ const target = { id: "", revision: "", noteRevision: "", thread: "", comment: ""
 
 beforeAll(async () => {
   f = await studioFixture();
-  const created = await notes.POST(request(f.author, "POST", "/api/studio/notes", { note: fields("Fuzz target") }), params({})).then(answer);
+  const created = await notes.POST(request(f.author, "POST", "/api/studio/notes", { note: filledNote("Fuzz target") }), params({})).then(answer);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const moved = await transitions
     .POST(
@@ -54,27 +54,6 @@ beforeAll(async () => {
   target.comment = started.body.threads.find((t: Json) => t.id === target.thread).comments[0].id;
 }, 60_000);
 afterAll(() => f.cleanup());
-
-function fields(title: string, extra: Partial<Json> = {}): Json {
-  return {
-    title,
-    summary: "A sparse mask does not make attention sparse.",
-    phase: "6 architecture",
-    tags: ["sparse attention"],
-    related: [],
-    boundaries: [],
-    core: null,
-    sections: {
-      decision: "Skip masked blocks.",
-      invariant: "No masked key is loaded.",
-      rejectedShortcut: "",
-      evidence: "",
-      claimBoundary: "Nothing about speed.",
-      notes: "",
-    },
-    ...extra,
-  };
-}
 
 // ---- bodies ------------------------------------------------------------------------------------
 

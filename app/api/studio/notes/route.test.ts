@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
+import { answer, noteFields, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
 import * as list from "./route";
 import * as one from "./[id]/route";
 import * as transitions from "./[id]/transitions/route";
@@ -29,24 +29,7 @@ const api = {
   publish: (c: Caller, id: string, body: unknown) => publish.POST(request(c, "POST", `/api/studio/notes/${id}/publish`, body), params({ id })).then(answer),
 };
 
-const filled = (title: string, extra: Partial<Json> = {}) => ({
-  title,
-  summary: "A sparse mask does not make attention sparse.",
-  phase: "6 architecture",
-  tags: ["sparse attention"],
-  related: ["AFN-016"],
-  boundaries: [],
-  core: null,
-  sections: {
-    decision: "Skip masked blocks in the kernel.",
-    invariant: "No masked key is ever loaded.",
-    rejectedShortcut: "",
-    evidence: "",
-    claimBoundary: "Says nothing about speed on other backends.",
-    notes: "",
-  },
-  ...extra,
-});
+const filled = (title: string, extra: Partial<Json> = {}) => noteFields(title, { related: ["AFN-016"], ...extra });
 
 async function newDraft(title: string, extra: Partial<Json> = {}): Promise<{ id: string; revision: string }> {
   const created = await api.create(f.author);

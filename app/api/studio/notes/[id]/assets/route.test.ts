@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer, BASE, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
+import { answer, BASE, noteFields, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
 import * as list from "../../route";
 import * as one from "../route";
 import * as transitions from "../transitions/route";
@@ -46,23 +46,7 @@ const api = {
   },
 };
 
-const note = (evidence: string): Json => ({
-  title: "Attention mask figure",
-  summary: "A figure shows which blocks the kernel skips.",
-  phase: "6 architecture",
-  tags: ["sparse attention"],
-  related: [],
-  boundaries: [],
-  core: null,
-  sections: {
-    decision: "Skip masked blocks in the kernel.",
-    invariant: "No masked key is ever loaded.",
-    rejectedShortcut: "",
-    evidence,
-    claimBoundary: "Says nothing about other backends.",
-    notes: "",
-  },
-});
+const note = (evidence: string) => noteFields("Attention mask figure", { summary: "A figure shows which blocks the kernel skips.", sections: { evidence } });
 
 /** A JPEG as a phone writes it: GPS position, camera owner and serial in EXIF. */
 const gpsJpeg = () =>

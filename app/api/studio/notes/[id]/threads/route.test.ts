@@ -1,7 +1,7 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answer, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
+import { answer, noteFields, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
 import { commitPerson } from "@/lib/auth/identity";
 import * as list from "../../route";
 import * as one from "../route";
@@ -51,23 +51,8 @@ const api = {
 };
 
 const EVIDENCE = "- a kernel test that fails when a masked block is loaded\n- a trace of block loads";
-const fields = (evidence = EVIDENCE) => ({
-  title: "Skip masked blocks",
-  summary: "A sparse mask does not make attention sparse.",
-  phase: "6 architecture",
-  tags: ["sparse attention"],
-  related: [],
-  boundaries: [],
-  core: null,
-  sections: {
-    decision: "Skip masked blocks in the kernel.",
-    invariant: "No masked key is ever loaded.",
-    rejectedShortcut: "Masking scores after loading every block.",
-    evidence,
-    claimBoundary: "Says nothing about speed on other backends.",
-    notes: "",
-  },
-});
+const fields = (evidence = EVIDENCE) =>
+  noteFields("Skip masked blocks", { sections: { rejectedShortcut: "Masking scores after loading every block.", evidence } });
 
 /** A saved draft proposed as a hypothesis, ready for review: its id and current revision. */
 async function hypothesis(): Promise<{ id: string; revision: string }> {
