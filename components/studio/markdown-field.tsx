@@ -1,9 +1,8 @@
 "use client";
 
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import MDEditor, { commands, type ICommand, type MDEditorProps, type TextAreaTextApi } from "@uiw/react-md-editor/nohighlight";
-import { loadPreviewDiagrams, previewOptions } from "@/lib/render/preview";
-import { onPreviewGrammar } from "@/lib/render/preview-code";
+import { onPreviewChunk, previewChunkCount, previewDiagramsReady, previewOptions } from "@/lib/render/preview";
 import { AltTextDialog } from "./alt-text-dialog";
 import { NoteLinkDialog, type NoteChoice } from "./note-link-dialog";
 import { useImageUpload } from "./use-image-upload";
@@ -37,25 +36,14 @@ export default function MarkdownField(props: {
   const [mode, setMode] = useState<"write" | "preview">("write");
   // The toolbar's handle on the textarea while the note-link dialog is open (null: closed).
   const [picking, setPicking] = useState<{ api: TextAreaTextApi } | null>(null);
-  // The diagram renderer is its own chunk. Until it arrives a Mermaid block shows as pending; when
-  // it does, new options make the preview render again, so a diagram previewed before the chunk
-  // loaded is drawn without waiting for the next keystroke.
-  const [diagramsReady, setDiagramsReady] = useState(false);
-  useEffect(() => {
-    let live = true;
-    void loadPreviewDiagrams().then(() => live && setDiagramsReady(true));
-    return () => {
-      live = false;
-    };
-  }, []);
-  // Code grammars arrive one chunk each, when a block in that language is first previewed: each
-  // arrival renders the preview again, so the block is highlighted without waiting for a keystroke.
-  const [grammars, setGrammars] = useState(0);
-  useEffect(() => onPreviewGrammar(() => setGrammars((n) => n + 1)), []);
+  // The diagram renderer and each code grammar are chunks of their own. Until one arrives a Mermaid
+  // block shows as pending, a code block plain; each arrival makes new options, so the preview
+  // renders again and draws what it could not before, without waiting for the next keystroke.
+  const chunks = useSyncExternalStore(onPreviewChunk, previewChunkCount, previewChunkCount);
   // The public pages' sanitising rules, so the preview shows what publishing will show.
   const preview = useMemo(
-    () => ({ ...previewOptions(props.id), className: "prose", wrapperElement: { "aria-busy": !diagramsReady, "data-grammars": grammars } }),
-    [props.id, diagramsReady, grammars],
+    () => ({ ...previewOptions(props.id), className: "prose", wrapperElement: { "aria-busy": !previewDiagramsReady(), "data-preview-chunks": chunks } }),
+    [props.id, chunks],
   );
   // Paste, drop or pick an image: uploaded, asked for alt text, inserted as ![alt](assets/…).
   const images = useImageUpload({ value: props.value, onChange: props.onChange, readOnly: props.readOnly });

@@ -6,7 +6,7 @@ import { tokenSpans, type Highlight, type Highlighted } from "./code-tokens";
  * shiki's grammars with the editor: shiki's core, its JavaScript regex engine and the two themes
  * are one chunk, and each grammar its own, loaded when a block in that language is first
  * previewed. Until both are there the block shows plain under its label (as a language without a
- * grammar does on the page), and `onPreviewGrammar` tells the field to render again.
+ * grammar does on the page), and `onPreviewGrammar` tells ./preview.ts, whose `onPreviewChunk` has the field render again.
  *
  * Fence names map to the same grammars, names and labels as on the server (code.test.ts holds the
  * two tables equal); a grammar module brings the grammars it embeds (html: css and javascript).

@@ -2,7 +2,7 @@ import type { MDEditorProps } from "@uiw/react-md-editor/nohighlight";
 import { codeBlocks } from "./code-tokens";
 import { drawWith, type DiagramResult, type DrawDiagram, type MermaidToSvg } from "./diagram-svg";
 import { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } from "./pipeline";
-import { highlightInPreview, previewLabel } from "./preview-code";
+import { highlightInPreview, onPreviewGrammar, previewLabel } from "./preview-code";
 
 /**
  * What the studio's Markdown editor previews with: the public pages' pipeline (lib/render/markdown.ts)
@@ -15,6 +15,7 @@ import { highlightInPreview, previewLabel } from "./preview-code";
  * when a field first previews; until it is there a block shows its source, marked as pending. Code
  * is highlighted as on the page, each grammar loaded as its own chunk when a block in its language
  * is first previewed (./preview-code.ts); until it arrives the block shows plain under its label.
+ * Either kind of chunk arriving is one event, `onPreviewChunk`, on which a field renders again.
  */
 export function previewOptions(fieldId: string): NonNullable<MDEditorProps["previewOptions"]> {
   if (typeof window !== "undefined") void loadPreviewDiagrams();
@@ -38,9 +39,35 @@ const DRAWN_ENTRIES = 100;
 export function loadPreviewDiagrams(): Promise<void> {
   loading ??= import("beautiful-mermaid").then((m) => {
     toSvg = m.renderMermaidSVG;
+    chunkArrived();
   });
   return loading;
 }
+
+/** Whether Mermaid blocks are drawn yet (until then they show as pending). */
+export const previewDiagramsReady = () => toSvg !== null;
+
+// One "a preview chunk arrived" signal for the diagram renderer and every code grammar: a preview
+// rendered before a chunk came shows a pending diagram or a plain block, and is drawn again when it
+// comes, without waiting for a keystroke. The count is the snapshot a field renders from
+// (useSyncExternalStore), so an arrival between its render and its subscription is not missed.
+let arrivals = 0;
+const listeners = new Set<() => void>();
+
+function chunkArrived() {
+  arrivals += 1;
+  for (const listener of listeners) listener();
+}
+onPreviewGrammar(chunkArrived);
+
+/** Calls `listener` each time the diagram renderer or a code grammar arrives; returns the unsubscribe. */
+export function onPreviewChunk(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** How many preview chunks have arrived so far: changes exactly when `onPreviewChunk` fires. */
+export const previewChunkCount = () => arrivals;
 
 const drawInPreview: DrawDiagram = (source) => {
   if (!toSvg) return null;
