@@ -17,9 +17,12 @@ import { etagFor, originVary, requestOrigin } from "./origin";
  * origin hashed), answered 304 on a match; `Cache-Control: no-cache` lets browsers and shared
  * caches keep a page and revalidate it. The studio, the API and sign-in never come here.
  *
- * A miss renders as usual; a background request to this same server (marked with a per-process
- * token, so it passes through) fills the cache with exactly what a reader would get, headers
- * (Content-Security-Policy with the commit's nonce) included.
+ * A miss is rendered once by a request to this same server (marked with a per-process token, so
+ * it passes through), which fills the cache with exactly what a reader would get, headers
+ * (Content-Security-Policy with the commit's nonce) included, and the missing request is answered
+ * with it. A render that cannot be kept (not a 200, main moved meanwhile) leaves the request to
+ * render as usual. Kept pages of main's commit are also written to disk (lib/read-model/pages.ts,
+ * except per-query answers), so a restart on the same commit answers them from there.
  *
  * Agent formats (the index, capsules, notes' .md/.txt/.json, llms.txt, search.json) are kept the
  * same way (`cachedAgentFormat`, asked before the Markdown-twin rewrite, since they are chosen by
@@ -49,10 +52,18 @@ const MAX_PAGES = 256;
 
 type Kind = "page" | "agent";
 type Entry = { kind: Kind; headers: [string, string][] };
-type State = { commit: string | null; pages: Map<string, Entry>; filling: Set<string>; view: object; looked: Set<string> };
+type State = {
+  commit: string | null;
+  pages: Map<string, Entry>;
+  /** Renders in flight, by key: concurrent misses wait for the same one. */
+  filling: Map<string, Promise<void>>;
+  view: object;
+  /** Pages looked up on disk for this commit, by key (once each). */
+  disk: Map<string, Promise<Entry | undefined>>;
+};
 const KEY = Symbol.for("field-notes.page-cache");
 const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Set(), view: {}, looked: new Set() });
+const state = (): State => (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Map(), view: {}, disk: new Map() });
 
 /** Whether this request may be answered from, or fill, the page cache. */
 function cacheable(request: NextRequest, kind: Kind): boolean {
@@ -65,12 +76,12 @@ function cacheable(request: NextRequest, kind: Kind): boolean {
   return true;
 }
 
-/** The cached page, a 304, or null (render as usual, and fill the cache behind it). */
+/** The cached page (rendered once now on a miss), a 304, or null (render as usual). */
 export function cachedPage(request: NextRequest): Promise<Response | null> {
   return cached(request, "page");
 }
 
-/** The cached agent format, a 304, or null (the route answers, and fills the cache behind it). */
+/** The cached agent format (built once now on a miss), a 304, or null (the route answers as usual). */
 export function cachedAgentFormat(request: NextRequest): Promise<Response | null> {
   return cached(request, "agent");
 }
@@ -89,39 +100,59 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
     // main moved: every page of the previous commit is stale.
     s.commit = commit;
     s.pages = new Map();
-    s.filling = new Set();
+    s.filling = new Map();
     s.view = {};
-    s.looked = new Set();
+    s.disk = new Map();
   }
   const origin = requestOrigin(request.headers);
   const url = `${request.nextUrl.pathname}${request.nextUrl.search}`;
   const etag = etagFor(commit, `page.${createHash("sha256").update(url).digest("hex").slice(0, 12)}`, origin);
   const vary = ["Accept-Encoding", "Accept", originVary()].filter(Boolean).join(", ");
   const key = `${kind} ${origin} ${url}`;
-  // Not in memory: a previous run of this build may have kept it for this very commit (after a restart).
-  const entry = s.pages.get(key) ?? (s.filling.has(key) || s.looked.has(key) ? undefined : await fromDisk(s, commit, origin, key, kind));
+  let entry = s.pages.get(key);
+  // Not in memory: a previous run of this build may have kept it for this very commit (a restart).
+  if (!entry) {
+    let disk = s.disk.get(key);
+    if (!disk) s.disk.set(key, (disk = fromDisk(s, commit, origin, key, kind)));
+    entry = await disk;
+  }
+  // Nowhere: rendered once, through this server, and this request is answered with that render.
+  // (Letting the app render it here too, as a fill behind a miss did, made the first reader after
+  // a commit wait for two renders on the one thread.) Concurrent misses share the one render.
+  if (!entry && s.commit === commit) {
+    let filling = s.filling.get(key);
+    if (!filling && count(s, kind) < MAX_PAGES) {
+      const started = fill(request, commit, key, kind).catch(() => undefined);
+      s.filling.set(key, (filling = started));
+      void started.finally(() => {
+        if (state().filling.get(key) === started) state().filling.delete(key);
+      });
+    }
+    if (filling) await filling;
+    if (s.commit === commit) entry = s.pages.get(key);
+  }
+  if (!entry) return null;
   // A page takes the cache's validators; an agent format keeps its route's (common is then empty).
   const common: Record<string, string> = kind === "page" ? { ETag: etag, "Cache-Control": PAGE_CACHE_CONTROL, Vary: vary, "X-Content-Commit": commit } : {};
-  const tag = kind === "page" ? etag : (entry?.headers.find(([name]) => name === "etag")?.[1] ?? null);
-  if (entry && tag && etagMatches(request.headers.get("if-none-match"), tag)) {
+  const tag = kind === "page" ? etag : (entry.headers.find(([name]) => name === "etag")?.[1] ?? null);
+  if (tag && etagMatches(request.headers.get("if-none-match"), tag)) {
     return new Response(null, { status: 304, headers: { ...Object.fromEntries(entry.headers), ...common } });
   }
-  const bytes = entry ? await cachedBytes(s.view as never, key, async () => null) : null;
-  if (entry && bytes) {
-    // Identity bytes: Next drops Content-Encoding from what the proxy answers and compresses the
-    // body again, so a precompressed page reached fetch clients as gzip inside gzip.
-    const { body, encoding } = await encodedFor(null, bytes);
-    const headers = new Headers(entry.headers);
-    for (const [k, v] of Object.entries(common)) headers.set(k, v);
-    headers.set("Content-Length", String(body.length));
-    if (encoding) headers.set("Content-Encoding", encoding);
-    return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
+  const bytes = await cachedBytes(s.view as never, key, async () => null);
+  if (!bytes) {
+    // Its body was dropped (the bytes cache is bounded): render as usual, and fill again next time.
+    if (s.pages.get(key) === entry) s.pages.delete(key);
+    s.disk.delete(key);
+    return null;
   }
-  if (!s.filling.has(key) && count(s, kind) < MAX_PAGES) {
-    s.filling.add(key);
-    void fill(request, commit, key, kind).finally(() => state().filling.delete(key));
-  }
-  return null;
+  // Identity bytes: Next drops Content-Encoding from what the proxy answers and compresses the
+  // body again, so a precompressed page reached fetch clients as gzip inside gzip.
+  const { body, encoding } = await encodedFor(null, bytes);
+  const headers = new Headers(entry.headers);
+  for (const [k, v] of Object.entries(common)) headers.set(k, v);
+  headers.set("Content-Length", String(body.length));
+  if (encoding) headers.set("Content-Encoding", encoding);
+  return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
 }
 
 /**
@@ -131,7 +162,6 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
  * would pair that body with another policy.
  */
 async function fromDisk(s: State, commit: string, origin: string, key: string, kind: Kind): Promise<Entry | undefined> {
-  s.looked.add(key);
   const view = s.view;
   const stored = await persistedPage(commit, key).catch(() => null);
   if (!stored || stored.kind !== kind || s.commit !== commit || s.view !== view) return undefined;
