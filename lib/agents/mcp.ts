@@ -1,5 +1,6 @@
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { PublishedView } from "@/lib/content/published";
@@ -43,10 +44,32 @@ const noteResultSchema = z
   })
   .strict();
 
+// One JSON Schema validator for every server: each McpServer otherwise builds its own Ajv (with
+// its formats and meta-schema), which was more than half of what building a server per request
+// cost; the validator holds nothing of one request (it checks elicitation answers, which a
+// read-only server never asks for).
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+// The tools' input schemas, built once: the SDK wraps a raw shape in a new z.object at every
+// registration, and zod compiles a schema's parser on its first use, so a server built per request
+// with inline shapes paid both on every call.
+const searchInput = z.object({
+  query: z.string().min(1).max(500).describe("Words of the task, e.g. 'transactional state'"),
+  limit: z.int().min(1).max(SEARCH_LIMIT.max).optional().describe(`How many results (default ${SEARCH_LIMIT.default})`),
+});
+const listInput = z.object({
+  status: publishedStatusSchema.optional(),
+  tag: z.string().min(1).max(60).optional(),
+  phase: z.string().min(1).max(120).optional().describe("e.g. '5' or 'Phase 5' or 'agent operations'"),
+});
+const capsuleInput = z.object({ id: noteIdSchema.describe("A note ID such as AFN-016") });
+const noteInput = z.object({ id: noteIdSchema, format: z.enum(["markdown", "text", "json"]).default("markdown") });
+
 export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpServer {
   const server = new McpServer(
     { name: "field-notes", title: view.site.title, version: "1.0.0" },
     {
+      jsonSchemaValidator,
       instructions:
         `${view.site.agents.retrieval} Use search_notes or list_notes, then get_capsule, then get_note only when the decision matches. ` +
         `Hard limits: ${LIMIT_LEGEND.map((l) => `${l.flag}: ${l.meaning}`).join(" ")} Built from commit ${view.commit}.`,
@@ -58,10 +81,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
     {
       title: "Search the published notes",
       description: "Full-text search over every field of the published notes; returns ranked compact index entries with the passage that matched.",
-      inputSchema: {
-        query: z.string().min(1).max(500).describe("Words of the task, e.g. 'transactional state'"),
-        limit: z.int().min(1).max(SEARCH_LIMIT.max).optional().describe(`How many results (default ${SEARCH_LIMIT.default})`),
-      },
+      inputSchema: searchInput,
       outputSchema: searchSchema,
       annotations: READ_ONLY,
     },
@@ -78,11 +98,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
     {
       title: "List the published notes",
       description: "The compact index, optionally filtered by status, tag or phase (case-insensitive).",
-      inputSchema: {
-        status: publishedStatusSchema.optional(),
-        tag: z.string().min(1).max(60).optional(),
-        phase: z.string().min(1).max(120).optional().describe("e.g. '5' or 'Phase 5' or 'agent operations'"),
-      },
+      inputSchema: listInput,
       outputSchema: listSchema,
       annotations: READ_ONLY,
     },
@@ -103,7 +119,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
     {
       title: "Read a note's retrieval capsule",
       description: "Decision, invariant, rejected shortcut, claim boundary, status and boundaries with their meaning, in at most 350 tokens.",
-      inputSchema: { id: noteIdSchema.describe("A note ID such as AFN-016") },
+      inputSchema: capsuleInput,
       outputSchema: capsuleSchema,
       annotations: READ_ONLY,
     },
@@ -120,7 +136,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
     {
       title: "Read a whole note",
       description: "The full note as Markdown (with front matter), plain text or JSON. Open it only when the capsule's decision matches the task.",
-      inputSchema: { id: noteIdSchema, format: z.enum(["markdown", "text", "json"]).default("markdown") },
+      inputSchema: noteInput,
       outputSchema: noteResultSchema,
       annotations: READ_ONLY,
     },
