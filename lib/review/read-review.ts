@@ -1,5 +1,4 @@
 import "server-only";
-import type { ReviewState } from "@/lib/rules/status-machine";
 import type { Status } from "@/lib/notes/schema";
 import { deriveReviewState, verdictState, type DerivedReview } from "./derive";
 import { readReviewLog } from "./review-log";
@@ -21,7 +20,7 @@ const derived = new Map<string, DerivedReview>();
 const MAX = 500;
 
 export async function reviewOf(target: ReviewTarget): Promise<ReviewView> {
-  const log = await readReviewLog(target.store, target.id);
+  const log = await readReviewLog(target.store, target.id, target.reviewHead);
   const key = `${target.store.gitdir}\0${log.head}\0${target.currentRevision}\0${target.authors.join(",")}`;
   let review = derived.get(key);
   if (!review) {
@@ -42,15 +41,4 @@ export async function reviewOf(target: ReviewTarget): Promise<ReviewView> {
 
 export async function readReview(id: string): Promise<ReviewView> {
   return reviewOf(await reviewTarget(id));
-}
-
-/** The verdicts the status machine checks, for the note's current revision and every earlier one. */
-export async function getReviewState(id: string): Promise<ReviewState> {
-  return (await readReview(id)).state;
-}
-
-/** The review judged against `revision` (e.g. the draft head a publish is about to take). */
-export async function reviewStateFor(id: string, revision: string): Promise<DerivedReview> {
-  const target = await reviewTarget(id);
-  return reviewOf({ ...target, currentRevision: revision });
 }

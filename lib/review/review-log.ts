@@ -69,17 +69,20 @@ type Built = { record: ReviewRecord; message: string };
  * Append one record as one commit by `author`. `build` sees the review at the head it is built on
  * and may refuse (throw) there, so a check such as "only the writer edits a comment" holds at the
  * commit that lands. When another writer got in first, the record is rebuilt on the new head and
- * tried again: each record is its own file, so both land.
+ * tried again: each record is its own file, so both land. Built on `from` first, when given: a
+ * head that moved since is a conflict like any other, and the retry reads the new one.
  */
 export async function appendRecord(
   store: ContentStore,
   id: string,
   author: Person,
   build: (log: ReviewLog) => Built | Promise<Built>,
+  /** The review ref's head this request already read (its one read of the refs); a retry reads the ref anew. */
+  from?: Oid | null,
 ): Promise<{ record: ReviewRecord; head: Oid }> {
   const ref = reviewRef(id);
   for (let attempt = 1; ; attempt++) {
-    const log = await readReviewLog(store, id);
+    const log = await readReviewLog(store, id, attempt === 1 ? from : undefined);
     const { record, message } = await build(log);
     const path = recordPath(record);
     const listed = log.head === null ? "" : ((await store.readFile(log.head, LOG_FILE)) ?? "");

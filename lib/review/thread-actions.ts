@@ -1,7 +1,6 @@
 import "server-only";
 import type { StudioActor } from "@/lib/auth/identity";
 import { SECTIONS } from "@/lib/notes/schema";
-import { notePath } from "@/lib/working-copy/layout";
 import type { EditCommentRequest, ReplyRequest, StartThreadRequest } from "@/lib/validations/review";
 import { reviewTarget } from "./review-target";
 import { clip, writeReview } from "./write-review";
@@ -18,9 +17,7 @@ const HEADING = Object.fromEntries(SECTIONS.map((s) => [s.key, s.heading])) as R
 export async function startThread(actor: StudioActor, id: string, request: StartThreadRequest) {
   const target = await reviewTarget(id);
   // The note at the revision the thread names, if that is one of this note's: the current one or an earlier revision of its file.
-  const known =
-    request.revision === target.currentRevision ||
-    (await target.store.history(notePath(id), target.copy.draftHead ?? target.copy.mainHead)).some((r) => r.commit === request.revision);
+  const known = request.revision === target.currentRevision || target.revisions.some((r) => r.commit === request.revision);
   const then = known ? await target.store.readNote(id, request.revision) : null;
   const at = then?.ok ? then.note : null;
   const { section, quote, revision, text } = request;

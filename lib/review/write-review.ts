@@ -28,21 +28,28 @@ export async function writeReview(
   build: (ctx: { thread: (threadId: string) => ReviewThread }) => { fields: Draft; message: string },
 ): Promise<{ record: ReviewRecord; review: ReviewView }> {
   const id = target.id;
-  const { record } = await appendRecord(target.store, id, commitPerson(actor), async (log) => {
-    const { threads } = deriveReviewState(log.records, { currentRevision: target.currentRevision, currentNote: target.currentNote });
-    const context = { id, currentRevision: target.currentRevision, currentNote: target.currentNote, authors: target.authors, threads };
-    const verdict = await acceptWrite({ ...write, actor, context } as ReviewWrite);
-    if (!verdict.allowed) throw reviewRefused(write.kind, verdict.findings, target);
-    const thread = (threadId: string) => {
-      const found = threads.find((t) => t.id === threadId);
-      if (!found) throw new Error(`accepted a review write on thread ${threadId}, which ${id} does not have`);
-      return found;
-    };
-    const { fields, message } = build({ thread });
-    const record = { ...fields, v: 1, id: newRecordId(), at: new Date().toISOString(), by: { id: actor.id, name: actor.name } } as ReviewRecord;
-    return { record, message: `${id}: ${message}\n\nBy ${actor.name} (${actor.role}).` };
-  });
-  return { record, review: await reviewOf(target) };
+  const { record, head } = await appendRecord(
+    target.store,
+    id,
+    commitPerson(actor),
+    async (log) => {
+      const { threads } = deriveReviewState(log.records, { currentRevision: target.currentRevision, currentNote: target.currentNote });
+      const context = { id, currentRevision: target.currentRevision, currentNote: target.currentNote, authors: target.authors, threads };
+      const verdict = await acceptWrite({ ...write, actor, context } as ReviewWrite);
+      if (!verdict.allowed) throw reviewRefused(write.kind, verdict.findings, target);
+      const thread = (threadId: string) => {
+        const found = threads.find((t) => t.id === threadId);
+        if (!found) throw new Error(`accepted a review write on thread ${threadId}, which ${id} does not have`);
+        return found;
+      };
+      const { fields, message } = build({ thread });
+      const record = { ...fields, v: 1, id: newRecordId(), at: new Date().toISOString(), by: { id: actor.id, name: actor.name } } as ReviewRecord;
+      return { record, message: `${id}: ${message}\n\nBy ${actor.name} (${actor.role}).` };
+    },
+    target.reviewHead,
+  );
+  // The answer is the review at the commit this write made (the target was read before it).
+  return { record, review: await reviewOf({ ...target, reviewHead: head }) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import { getContentStore, type ContentStore, type Snapshot } from "@/lib/working-copy/content-store";
+import type { ContentStore, Snapshot } from "@/lib/working-copy/content-store";
 import type { FileRevision, Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { readPhases } from "@/lib/content/phases";
@@ -8,8 +8,8 @@ import { deriveReviewState, type DerivedReview } from "@/lib/review/derive";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
 import type { NoteWriteContext, RevisionReview } from "@/lib/rules/accept-write";
 import { sameNoteApartFrom, standingApprovals } from "@/lib/rules/approval-trailers";
-import { draftRef, MAIN_REF, notePath, reviewRef } from "@/lib/working-copy/layout";
-import { authorsOf, isOnMain, workingCopyAt, type WorkingCopy } from "@/lib/working-copy/working-copy";
+import { notePath } from "@/lib/working-copy/layout";
+import { authorsOf, isOnMain, readNoteLine, type WorkingCopy } from "@/lib/working-copy/working-copy";
 
 /**
  * Everything one request about one note needs, read once: the three refs (main, the draft, the
@@ -56,24 +56,10 @@ export async function mainFacts(store: ContentStore, commit: Oid): Promise<MainF
 }
 
 export async function loadNoteContext(id: string, store?: ContentStore): Promise<NoteContext> {
-  const s = store ?? (await getContentStore());
-  const [draftHead, mainHead, reviewHead] = await Promise.all([s.resolve(draftRef(id)), s.resolve(MAIN_REF), s.resolve(reviewRef(id))]);
-  const copy = await workingCopyAt(s, id, { draftHead, mainHead }); // 404 for a note that does not exist
-  const [revisions, main, reviewLog] = await Promise.all([
-    s.history(notePath(id), copy.draftHead ?? copy.mainHead),
-    mainFacts(s, copy.mainHead),
-    readReviewLog(s, id, reviewHead),
-  ]);
-  return withReview({
-    id,
-    store: s,
-    copy,
-    revisions,
-    authors: authorsOf(revisions),
-    noteRevision: copy.draftHead ?? revisions[0]?.commit ?? copy.mainHead,
-    main,
-    reviewLog,
-  });
+  // The refs are read once, by the loader review reads through too (lib/working-copy/working-copy.ts).
+  const { reviewHead, ...line } = await readNoteLine(id, store);
+  const [main, reviewLog] = await Promise.all([mainFacts(line.store, line.copy.mainHead), readReviewLog(line.store, id, reviewHead)]);
+  return withReview({ ...line, main, reviewLog });
 }
 
 function withReview(ctx: Omit<NoteContext, "review">): NoteContext {

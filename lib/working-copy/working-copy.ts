@@ -3,7 +3,7 @@ import type { FileRevision, Oid } from "@/lib/store/types";
 import { isPublishedStatus } from "@/lib/notes/schema";
 import { actorIdOfEmail } from "@/lib/auth/identity";
 import { notFound } from "@/lib/api/errors";
-import { draftRef, MAIN_REF, noMain, notePath } from "./layout";
+import { draftRef, MAIN_REF, noMain, notePath, reviewRef } from "./layout";
 
 /**
  * The version of a note the studio works on: its draft branch when there is one, else the
@@ -24,10 +24,33 @@ export type WorkingCopy = {
   onMain: StoredNote | null;
 };
 
-export async function workingCopy(id: string, store?: ContentStore): Promise<WorkingCopy> {
+/**
+ * One request's read of a note's line, shared by the studio (lib/studio/note-context.ts) and review
+ * (lib/review/review-target.ts): main, the draft branch and the review ref resolved together, once,
+ * then the working copy and the note file's revisions at exactly those commits. Everything either
+ * side reads next (main's notes, the review records) is read at these heads, so one answer never
+ * mixes two states of the repository.
+ */
+export type NoteLine = {
+  id: string;
+  store: ContentStore;
+  copy: WorkingCopy;
+  /** The note file's revisions on the copy's line, newest first. */
+  revisions: FileRevision[];
+  /** Accounts that wrote those revisions: none of them approves the note. */
+  authors: string[];
+  /** The revision reviewers judge: the draft's head, or the commit that last changed the note on main. */
+  noteRevision: Oid;
+  /** refs/reviews/<id> at the same moment (null: no review yet). */
+  reviewHead: Oid | null;
+};
+
+export async function readNoteLine(id: string, store?: ContentStore): Promise<NoteLine> {
   const s = store ?? (await getContentStore());
-  const [draftHead, mainHead] = await Promise.all([s.resolve(draftRef(id)), s.resolve(MAIN_REF)]);
-  return workingCopyAt(s, id, { draftHead, mainHead });
+  const [draftHead, mainHead, reviewHead] = await Promise.all([s.resolve(draftRef(id)), s.resolve(MAIN_REF), s.resolve(reviewRef(id))]);
+  const copy = await workingCopyAt(s, id, { draftHead, mainHead }); // 404 for a note that does not exist
+  const revisions = await s.history(notePath(id), copy.draftHead ?? copy.mainHead);
+  return { id, store: s, copy, revisions, authors: authorsOf(revisions), noteRevision: copy.draftHead ?? revisions[0]?.commit ?? copy.mainHead, reviewHead };
 }
 
 /** The working copy at heads the caller already resolved (one read of the refs per request). */
@@ -57,17 +80,6 @@ export async function isFresh(copy: WorkingCopy, revision: string, store?: Conte
 
 /** Is the note published on main (with a published status)? */
 export const isOnMain = (copy: WorkingCopy) => copy.onMain?.ok === true && isPublishedStatus(copy.onMain.note.status);
-
-/** Revisions of the note's file on this copy's line, newest first. */
-export async function revisionsOf(copy: WorkingCopy, limit?: number, store?: ContentStore): Promise<FileRevision[]> {
-  const s = store ?? (await getContentStore());
-  return s.history(notePath(copy.id), copy.draftHead ?? copy.mainHead, limit === undefined ? {} : { limit });
-}
-
-/** The accounts that wrote this copy's revisions: none of them may approve it. */
-export async function revisionAuthors(copy: WorkingCopy, store?: ContentStore): Promise<string[]> {
-  return authorsOf(await revisionsOf(copy, undefined, store));
-}
 
 /** The accounts that wrote these revisions, newest first. */
 export const authorsOf = (revisions: readonly FileRevision[]): string[] => [...new Set(revisions.map((r) => actorIdOfEmail(r.author.email)))];
