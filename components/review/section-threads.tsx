@@ -7,7 +7,7 @@ import type { Actor } from "@/lib/rules/status-machine";
 import type { ReviewComment, ReviewThread } from "@/lib/review/derive";
 import type { ReviewView } from "@/lib/review/read-review";
 import { reviewKeys, useReview, useReviewWrite } from "@/lib/queries/use-review";
-import { shortDate } from "@/components/studio/short-date";
+import { ChangeTime } from "@/components/studio/change-time";
 import { Button } from "@/components/ui/button";
 import styles from "./review.module.css";
 
@@ -135,11 +135,11 @@ function Comment(props: { noteId: string; actor: Actor; thread: string; comment:
   return (
     <li>
       <p className={styles.meta}>
-        <strong>{c.by.name}</strong> · <time dateTime={c.at}>{shortDate(c.at)}</time>
+        <strong>{c.by.name}</strong> · <ChangeTime iso={c.at} />
         {c.editedAt ? (
           <>
             {" "}
-            · edited <time dateTime={c.editedAt}>{shortDate(c.editedAt)}</time>
+            · edited <ChangeTime iso={c.editedAt} />
           </>
         ) : null}
       </p>
@@ -174,7 +174,7 @@ function Comment(props: { noteId: string; actor: Actor; thread: string; comment:
           <ol>
             {c.history.map((h, i) => (
               <li key={i}>
-                <time dateTime={h.at}>{shortDate(h.at)}</time>: <span className={styles.text}>{h.text}</span>
+                <ChangeTime iso={h.at} />: <span className={styles.text}>{h.text}</span>
               </li>
             ))}
           </ol>

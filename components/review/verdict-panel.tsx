@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { Actor } from "@/lib/rules/status-machine";
 import type { ReviewView } from "@/lib/review/read-review";
 import { useReview, useReviewWrite } from "@/lib/queries/use-review";
-import { shortDate } from "@/components/studio/short-date";
+import { ChangeTime } from "@/components/studio/change-time";
 import { Button } from "@/components/ui/button";
 import styles from "./review.module.css";
 
@@ -85,8 +85,7 @@ export function VerdictPanel(props: { noteId: string; actor: Actor; initial?: Re
         {[...review.verdicts].reverse().map((v) => (
           <li key={v.id} data-stale={v.stale || undefined}>
             <strong>{v.reviewer.name}</strong> {v.verdict === "approve" ? "approved" : "requested changes on"}{" "}
-            {v.revision === revision ? "this version" : "an earlier version"} <code>{v.revision.slice(0, 7)}</code> ·{" "}
-            <time dateTime={v.at}>{shortDate(v.at)}</time>
+            {v.revision === revision ? "this version" : "an earlier version"} <code>{v.revision.slice(0, 7)}</code> · <ChangeTime iso={v.at} />
             {v.stale ? <span className={styles.tag}>stale: the note has changed since</span> : null}
             {v.replaced ? <span className={styles.tag}>replaced by a later verdict</span> : null}
             {v.selfVerdict ? <span className={styles.tag}>by an author: does not count</span> : null}

@@ -25,7 +25,7 @@ import { SaveBar, type SaveMessage } from "./save-bar";
 import { SectionField } from "./section-field";
 import { StatusActions } from "./status-actions";
 import { BoundariesField, ChipsField, CoreFields, PhaseField, TextField } from "./text-fields";
-import { shortDate } from "./short-date";
+import { exactTime } from "@/lib/hooks/change-time";
 import styles from "./studio.module.css";
 
 /**
@@ -303,7 +303,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
         {offer ? (
           <div className={styles.banner} role="alert">
             <p>
-              You have unsaved edits of this note from {shortDate(offer.savedAt)}, kept in this browser.
+              You have unsaved edits of this note from {exactTime(offer.savedAt)}, kept in this browser.
               {offer.revision !== view.revision ? " The note has changed since then: saving them will show both versions side by side." : ""}
             </p>
             <button

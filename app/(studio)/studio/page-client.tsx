@@ -4,12 +4,10 @@ import Link from "next/link";
 import { STATUS_LABEL } from "@/lib/notes/schema";
 import type { Actor } from "@/lib/rules/status-machine";
 import type { NoteListEntry } from "@/lib/studio/list-notes";
-import { relativeTime } from "@/lib/hooks/save-status";
-import { useClock } from "@/lib/hooks/use-clock";
 import { useNotes } from "@/lib/queries/use-notes";
 import { StatusBadge } from "@/components/status-badge";
 import { ButtonLink } from "@/components/ui/button";
-import { shortDate } from "@/components/studio/short-date";
+import { ChangeTime } from "@/components/studio/change-time";
 import styles from "@/components/studio/studio.module.css";
 import { ReviewBadge } from "@/components/review/review-badge";
 
@@ -50,7 +48,6 @@ export default function StudioPageClient({ initial, actor }: { initial: NoteList
 }
 
 function NoteTable({ caption, notes, empty, reviewer }: { caption: string; notes: NoteListEntry[]; empty: string; reviewer: boolean }) {
-  const now = useClock();
   const href = (n: NoteListEntry) => (!reviewer ? `/studio/notes/${n.id}` : n.draft ? `/studio/notes/${n.id}/review` : `/notes/${n.id}`);
   return (
     <table className={styles.table}>
@@ -83,10 +80,7 @@ function NoteTable({ caption, notes, empty, reviewer }: { caption: string; notes
             <td>
               {n.lastChange ? (
                 <>
-                  <time dateTime={n.lastChange.date} title={shortDate(n.lastChange.date)}>
-                    {now === null ? `${shortDate(n.lastChange.date)} UTC` : relativeTime(n.lastChange.date, now)}
-                  </time>{" "}
-                  <span className={styles.hint}>by {n.lastChange.by}</span>
+                  <ChangeTime iso={n.lastChange.date} /> <span className={styles.hint}>by {n.lastChange.by}</span>
                 </>
               ) : (
                 "not saved yet"

@@ -5,7 +5,7 @@ import { SECTIONS } from "@/lib/notes/schema";
 import type { Role } from "@/lib/rules/status-machine";
 import type { Inbox, ReviewSummary } from "@/lib/review/inbox";
 import { useReviewInbox } from "@/lib/queries/use-review";
-import { shortDate } from "@/components/studio/short-date";
+import { ChangeTime } from "@/components/studio/change-time";
 import { StatusBadge } from "@/components/status-badge";
 import styles from "@/components/review/inbox.module.css";
 
@@ -64,8 +64,7 @@ export default function ReviewsPageClient({ initial, role }: { initial: Inbox; r
                 </Link>
                 {r.thread.quote ? <blockquote className={styles.quote}>{r.thread.quote}</blockquote> : null}
                 <p className={styles.last}>
-                  <strong>{r.last.by}</strong>, <time dateTime={r.last.at}>{shortDate(r.last.at)}</time>:{" "}
-                  {r.last.text.length > 160 ? `${r.last.text.slice(0, 159)}…` : r.last.text}
+                  <strong>{r.last.by}</strong>, <ChangeTime iso={r.last.at} />: {r.last.text.length > 160 ? `${r.last.text.slice(0, 159)}…` : r.last.text}
                 </p>
               </li>
             ))}
