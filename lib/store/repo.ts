@@ -3,7 +3,7 @@ import { parseCommit, type CommitObject } from "./commit-object";
 import { Lru } from "./lru";
 import { ObjectDb } from "./objects";
 import { OID, readRef, refNameProblem } from "./refs";
-import { DIR_MODE, Tree, findEntry } from "./tree";
+import { DIR_MODE, RawTree, Tree } from "./tree";
 import type { Oid } from "./types";
 
 /**
@@ -14,6 +14,12 @@ export class Repo {
   readonly db: ObjectDb;
   private readonly trees = new Lru<Oid, Tree>(200_000, (t) => t.entries.length);
   private readonly commits = new Lru<Oid, CommitObject>(20_000);
+  // Trees only looked into (lookup), by bytes: a history walk of every note (last-change dates on a
+  // cold start) asks each commit's notes/ tree once per note, so without this a 10,000-note archive
+  // with a few recent commits inflated and hashed a 400 kB tree tens of thousands of times (minutes,
+  // and GBs of RSS in short-lived buffers). 32 MB holds about 80 such trees, a walk across 80 commits.
+  private readonly rawTrees = new Lru<Oid, RawTree>(32 * 1024 * 1024, (t) => t.bytes);
+  private readonly readingRaw = new Map<Oid, Promise<RawTree>>();
   readonly counters = { treesParsed: 0 };
 
   constructor(readonly gitdir: string) {
@@ -70,6 +76,9 @@ export class Repo {
   }
 
   private async peel(oid: Oid): Promise<Oid | null> {
+    // A ref usually names a commit already read: every request resolves main, and re-reading (and
+    // hashing) its object each time is work for nothing.
+    if (this.commits.get(oid)) return oid;
     for (let depth = 0; depth < 10; depth++) {
       const object = await this.db.read(oid);
       if (object === null) return null;
@@ -96,12 +105,27 @@ export class Repo {
     return { oid: root, mode: DIR_MODE, dir: true };
   }
 
-  /** One name in one tree: from the cached tree if there is one, else by scanning the raw object. */
+  /** One name in one tree: from the parsed tree if there is one, else from its bytes (kept, see rawTrees). */
   private async lookup(treeOid: Oid, name: string): Promise<{ mode: string; oid: Oid } | null> {
     const cached = this.trees.get(treeOid);
     if (cached) return cached.get(name) ?? null;
-    const raw = await this.db.readType(treeOid, "tree");
-    if (raw === null) throw new CorruptRepositoryError(`tree ${treeOid} is missing from the repository`);
-    return findEntry(raw, name);
+    const raw = this.rawTrees.get(treeOid) ?? (await this.readRawTree(treeOid));
+    return raw.find(name);
+  }
+
+  /** Concurrent walks ask for the same tree at once: one read serves them all. */
+  private readRawTree(oid: Oid): Promise<RawTree> {
+    let pending = this.readingRaw.get(oid);
+    if (!pending) {
+      pending = (async () => {
+        const bytes = await this.db.readType(oid, "tree");
+        if (bytes === null) throw new CorruptRepositoryError(`tree ${oid} is missing from the repository`);
+        const raw = new RawTree(oid, bytes);
+        this.rawTrees.set(oid, raw);
+        return raw;
+      })().finally(() => this.readingRaw.delete(oid));
+      this.readingRaw.set(oid, pending);
+    }
+    return pending;
   }
 }

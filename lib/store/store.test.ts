@@ -142,6 +142,20 @@ describe("history of a file", () => {
     expect((await store.history("notes/AFN-001.md", "main")).map((r) => r.commit)).toEqual([latest.commit, ...history.map((r) => r.commit)]);
   });
 
+  it("reads each commit's notes tree once when every note's history is asked at once (last-change dates on a cold start)", async () => {
+    const ids = Array.from({ length: 200 }, (_, i) => `AFN-${String(i + 1).padStart(3, "0")}`);
+    const writer = await freshStore(ids);
+    for (let k = 0; k < 6; k++) await save(writer, { [`notes/${ids[k * 30]}.md`]: noteFile(ids[k * 30]!, `Edit ${k}.`) }, `Edit ${k}`);
+    // A new process: nothing of these commits' trees is in memory yet.
+    const store = createContentStore(writer.gitdir, { parse: parseNote });
+    const before = store.stats().objectsRead;
+    const latest = await Promise.all(ids.map(async (id) => (await store.history(`notes/${id}.md`, "main", { limit: 1 }))[0]!));
+    expect(latest.map((r) => r.commit)).toEqual(ids.map((id) => git(store.gitdir, "log", "-1", "--format=%H", "main", "--", `notes/${id}.md`)));
+    // 7 commits, their root and notes trees: each read once, not once per note (200 notes × 7 commits);
+    // and main's commit once more, when it is first resolved.
+    expect(store.stats().objectsRead - before).toBeLessThanOrEqual(3 * 7 + 1);
+  });
+
   it("gives each revision's date in its author's own timezone", async () => {
     const store = await freshStore(["AFN-001"]);
     const work = tempDir("tz");
