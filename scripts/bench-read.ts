@@ -427,10 +427,10 @@ type Server = { child: ChildProcess; firstOk: number };
 async function startServer(dataDir: string, first = "/"): Promise<Server> {
   const bin = require.resolve("next/dist/bin/next");
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+  const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, bin, "start", "-p", String(PORT), "-H", "127.0.0.1"], {
     env: {
       ...process.env,
-      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {}),
       NODE_ENV: "production",
       NEXT_DIST_DIR: DIST,
       DATA_DIR: dataDir,
