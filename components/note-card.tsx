@@ -1,45 +1,16 @@
-import Link from "next/link";
-import type { Note } from "@/lib/notes/schema";
-import { noteUrl } from "@/lib/render/urls";
-import { BoundaryBadge } from "./boundary-badge";
-import { PhaseLink } from "./phase-link";
-import { StatusBadge } from "./status-badge";
-import { TagList } from "./tag-list";
+import { BOUNDARY_LABEL, STATUS_LABEL, type Note } from "@/lib/notes/schema";
+import { NoteCards, type CardNote } from "./note-cards";
 
-/** One decision record in a list: ID and status, title, summary, phase and tags (folded to a count on a phone). */
-export function NoteCard({ note, headingLevel = 3 }: { note: Note; headingLevel?: 2 | 3 }) {
-  const Heading = `h${headingLevel}` as const;
-  return (
-    <article className="card" aria-labelledby={`card-${note.id}`}>
-      <p className="card__meta">
-        <span className="id">{note.id}</span>
-        <StatusBadge status={note.status} />
-        {note.boundaries.map((b) => (
-          <BoundaryBadge key={b} boundary={b} />
-        ))}
-      </p>
-      <Heading className="card__title" id={`card-${note.id}`}>
-        <Link href={noteUrl(note.id)}>{note.title}</Link>
-      </Heading>
-      <p className="card__summary">{note.summary}</p>
-      <div className="card__foot">
-        <PhaseLink phase={note.phase} />
-        <TagList tags={note.tags} label={`Tags of ${note.id}`} />
-        {/* On a phone the tags fold to their count (app/styles/archive.css); the note lists them. */}
-        {note.tags.length > 0 ? <span className="tags-more">{note.tags.length === 1 ? "1 tag" : `${note.tags.length} tags`}</span> : null}
-      </div>
-    </article>
-  );
-}
+/**
+ * Decision records as cards (home, tag and phase pages). The cards are drawn by a client
+ * component (components/note-cards.tsx) from only the fields they show, so the page's inline RSC
+ * data holds each record's fields once rather than its markup again; the status and boundary words
+ * are handed over once per list.
+ */
+
+const LABELS = { status: STATUS_LABEL, boundary: BOUNDARY_LABEL };
 
 export function NoteList({ notes, label }: { notes: readonly Note[]; label: string }) {
-  return (
-    <ol className="records" aria-label={label}>
-      {notes.map((note) => (
-        <li key={note.id}>
-          <NoteCard note={note} />
-        </li>
-      ))}
-    </ol>
-  );
+  const cards: CardNote[] = notes.map(({ id, title, summary, status, boundaries, phase, tags }) => ({ id, title, summary, status, boundaries, phase, tags }));
+  return <NoteCards notes={cards} label={label} labels={LABELS} />;
 }

@@ -39,6 +39,19 @@ test.describe("home", () => {
     }
   });
 
+  test("sends each record's markup once: the inline RSC data holds a card's fields, not the card again", async ({ request }) => {
+    const html = await (await request.get("/", { headers: { "accept-encoding": "identity" } })).text();
+    // The React Server Components payload Next inlines for hydration: self.__next_f.push([1, "…"]).
+    const flight = [...html.matchAll(/self\.__next_f\.push\((\[1,.*?\])\)<\/script>/gs)].map((m) => (JSON.parse(m[1]!) as [number, string])[1]).join("");
+    expect(flight.length).toBeGreaterThan(0);
+    const cards = html.match(/<article class="card"/g) ?? [];
+    expect(cards.length).toBeGreaterThanOrEqual(seedCount);
+    // The fields are there (the cards hydrate from them); the cards' markup, described as JSON, is not.
+    for (const record of seed.records) expect(flight).toContain(JSON.stringify(record.summary));
+    expect(flight).not.toContain('"className":"card__summary"');
+    expect(flight).not.toContain('"className":"card"');
+  });
+
   test("starts with the 4 core decisions in rank order, each with a link to read it", async ({ page }) => {
     await page.goto("/");
     const core = page.getByRole("region", { name: "Start with the architecture" });
