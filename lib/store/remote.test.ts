@@ -25,6 +25,10 @@ let remoteDir: string;
 let a: ContentStore<Note>;
 let b: ContentStore<Note>;
 
+/** Ada writes one note file on `ref`, based on `expected` (and on `parent`, for a new branch). */
+const writeNote = (store: ContentStore<Note>, at: { ref: string; expected: string | null; parent?: string }, id: string, summary?: string) =>
+  store.commit({ ...at, author: person, message: `Write ${id}`, changes: { [`notes/${id}.md`]: noteFile(id, summary) } });
+
 const remoteOf = (ref: string) => {
   try {
     return git(remoteDir, "rev-parse", "--verify", "-q", ref);
@@ -55,14 +59,7 @@ describe("a remote as the shared truth", () => {
     expect(await a.resolve("refs/heads/main")).toBe(remoteOf("refs/heads/main"));
     expect(await b.resolve("refs/heads/main")).toBe(remoteOf("refs/heads/main"));
     const main = (await a.resolve("refs/heads/main"))!;
-    const saved = await a.commit({
-      ref: "refs/heads/drafts/AFN-001",
-      expected: null,
-      parent: main,
-      author: person,
-      message: "Save AFN-001",
-      changes: { "notes/AFN-001.md": noteFile("AFN-001", "Saved through A.") },
-    });
+    const saved = await writeNote(a, { ref: "refs/heads/drafts/AFN-001", expected: null, parent: main }, "AFN-001", "Saved through A.");
     expect(remoteOf("refs/heads/drafts/AFN-001")).toBe(saved.commit);
     await b.remote!.sync();
     expect(await b.resolve("refs/heads/drafts/AFN-001")).toBe(saved.commit);
@@ -70,21 +67,9 @@ describe("a remote as the shared truth", () => {
 
   it("rebuilds a change on the new tip when the remote moved without touching its file", async () => {
     const seen = (await b.resolve("refs/heads/main"))!;
-    const first = await a.commit({
-      ref: "refs/heads/main",
-      expected: seen,
-      author: person,
-      message: "Publish AFN-002",
-      changes: { "notes/AFN-002.md": noteFile("AFN-002", "Published through A.") },
-    });
+    const first = await writeNote(a, { ref: "refs/heads/main", expected: seen }, "AFN-002", "Published through A.");
     // B has not fetched: it commits on the main it read, and its push is refused, then rebuilt.
-    const second = await b.commit({
-      ref: "refs/heads/main",
-      expected: seen,
-      author: person,
-      message: "Publish AFN-003",
-      changes: { "notes/AFN-003.md": noteFile("AFN-003", "Published through B.") },
-    });
+    const second = await writeNote(b, { ref: "refs/heads/main", expected: seen }, "AFN-003", "Published through B.");
     expect(second.parents).toEqual([first.commit]);
     expect(remoteOf("refs/heads/main")).toBe(second.commit);
     expect(git(remoteDir, "show", "refs/heads/main:notes/AFN-002.md")).toContain("Published through A.");
@@ -96,20 +81,8 @@ describe("a remote as the shared truth", () => {
     await a.remote!.sync();
     await b.remote!.sync();
     const seen = (await b.resolve("refs/heads/drafts/AFN-001"))!;
-    const theirs = await a.commit({
-      ref: "refs/heads/drafts/AFN-001",
-      expected: seen,
-      author: person,
-      message: "A saves",
-      changes: { "notes/AFN-001.md": noteFile("AFN-001", "A's version.") },
-    });
-    const lost = b.commit({
-      ref: "refs/heads/drafts/AFN-001",
-      expected: seen,
-      author: person,
-      message: "B saves",
-      changes: { "notes/AFN-001.md": noteFile("AFN-001", "B's version.") },
-    });
+    const theirs = await writeNote(a, { ref: "refs/heads/drafts/AFN-001", expected: seen }, "AFN-001", "A's version.");
+    const lost = writeNote(b, { ref: "refs/heads/drafts/AFN-001", expected: seen }, "AFN-001", "B's version.");
     await expect(lost).rejects.toBeInstanceOf(RefConflictError);
     expect(remoteOf("refs/heads/drafts/AFN-001")).toBe(theirs.commit);
     // The conflict leaves B's mirror at the remote's value, so its 409 can show both versions.
@@ -129,13 +102,7 @@ describe("a remote as the shared truth", () => {
     const remoteBefore = remoteOf("refs/heads/main");
     await server.stop();
     try {
-      const write = a.commit({
-        ref: "refs/heads/main",
-        expected: before,
-        author: person,
-        message: "While down",
-        changes: { "notes/AFN-004.md": noteFile("AFN-004") },
-      });
+      const write = writeNote(a, { ref: "refs/heads/main", expected: before }, "AFN-004");
       await expect(write).rejects.toBeInstanceOf(RemoteUnavailableError);
       await expect(write).rejects.toThrow(/cannot be reached.*nothing was saved/);
       await expect(write).rejects.not.toThrow(PASSWORD);
@@ -147,13 +114,7 @@ describe("a remote as the shared truth", () => {
     } finally {
       await server.start();
     }
-    const after = await a.commit({
-      ref: "refs/heads/main",
-      expected: before,
-      author: person,
-      message: "Back up",
-      changes: { "notes/AFN-004.md": noteFile("AFN-004") },
-    });
+    const after = await writeNote(a, { ref: "refs/heads/main", expected: before }, "AFN-004");
     expect(remoteOf("refs/heads/main")).toBe(after.commit);
     await b.remote!.sync();
     expect(await b.resolve("refs/heads/main")).toBe(after.commit);
