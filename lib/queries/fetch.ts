@@ -60,5 +60,9 @@ function unreadable(method: string, error: z.ZodError): ApiErrorBody {
   };
 }
 
-/** Retry a query only when the failure might pass (network, server), never for a 4xx answer. */
-export const retryTransient = (count: number, error: unknown) => count < 2 && !(error instanceof StudioApiError && error.status >= 400 && error.status < 500);
+/**
+ * Retry a query only when the failure might pass (network, server), never for a 4xx answer nor an
+ * answer the client cannot read (the page and the server disagree; asking again changes nothing).
+ */
+export const retryTransient = (count: number, error: unknown) =>
+  count < 2 && !(error instanceof StudioApiError && ((error.status >= 400 && error.status < 500) || error.body?.error.code === "unreadable-answer"));
