@@ -19,12 +19,17 @@ export async function register() {
     const { startRemotes } = await import("@/lib/remote/sync");
     await startRemotes();
   }
-  // The read model (persisted by the previous run, lib/read-model) loads now, behind the first
-  // requests rather than in front of one: a page kept on disk for main's commit is answered meanwhile.
+  // The read model persisted by the previous run (lib/read-model) loads now, behind the first
+  // requests rather than in front of one: a page kept on disk for main's commit is answered
+  // meanwhile. With nothing persisted, the first request builds it, as before: a build from git
+  // (10,000 blob reads) would fill the file-system thread pool that every other request needs.
   // A failure here (no main yet, a bad site.yaml) is the first request's to report, as before.
   if (process.env.NODE_ENV === "production") {
-    setImmediate(() => {
-      void import("@/lib/content/published").then((m) => m.getPublishedView()).catch(() => undefined);
-    });
+    const { hasPersisted } = await import("@/lib/read-model");
+    if (hasPersisted()) {
+      setImmediate(() => {
+        void import("@/lib/content/published").then((m) => m.getPublishedView()).catch(() => undefined);
+      });
+    }
   }
 }

@@ -225,5 +225,6 @@ async function fill(request: NextRequest, commit: string, key: string, kind: Kin
   }
   await cachedBytes(s.view as never, key, async () => answer.body.toString("utf8"));
   s.pages.set(key, { kind, headers: kept });
-  if (!PER_QUERY.test(request.nextUrl.pathname)) await persistPage(commit, { kind, key, headers: kept, body: answer.body });
+  // On disk for the next start, behind this answer (a failed write costs only that).
+  if (!PER_QUERY.test(request.nextUrl.pathname)) void persistPage(commit, { kind, key, headers: kept, body: answer.body });
 }

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { config } from "@/lib/env";
 import type { Oid } from "@/lib/store/types";
 import { appBuild, folderFor, readPersisted, writePersisted, type Head, type NoteLine, type ParsedFile, type Persisted } from "./persist";
@@ -41,6 +43,12 @@ export async function restorePersisted(store: { seedParsed(entries: Iterable<rea
   state().written = new Set(persisted.notes.keys());
   store.seedParsed([...persisted.notes.values()].map((n) => [n.blob, n.parsed] as const));
   return persisted;
+}
+
+/** Whether a previous run of this build left a read model to start from (its head). */
+export function hasPersisted(): boolean {
+  const dir = folder();
+  return dir !== null && fs.existsSync(path.join(dir, "head.json"));
 }
 
 /** A page the page cache kept for `commit` in a previous run (or this one); null when there is none. */

@@ -89,6 +89,8 @@ async function renderAndKeep(url: string, ask = cachedPage, host = HOST) {
   const answer = await ask(request(url, host));
   expect(answer?.status).toBe(200);
   expect(renders).toBe(before + 1);
+  // Written behind the answer.
+  for (let i = 0; i < 250 && !(await readPage(folder, commit, key)); i++) await new Promise((r) => setTimeout(r, 20));
   expect(await readPage(folder, commit, key)).not.toBeNull();
 }
 
@@ -128,8 +130,10 @@ describe("pages kept on disk for main's commit", () => {
     const answer = await cachedPage(request("/"));
     expect(renders).toBe(1);
     expect(await answer!.text()).toContain(`rendered for ${moved}`);
-    // Keeping a page of the new commit removed the old commit's pages.
-    expect(new Set(pageFiles().map((f) => f.split("/")[0]))).toEqual(new Set([moved]));
+    // Keeping a page of the new commit (written behind the answer) removed the old commit's pages.
+    const commits = () => new Set(pageFiles().map((f) => f.split("/")[0]));
+    for (let i = 0; i < 250 && !(commits().size === 1 && commits().has(moved)); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(commits()).toEqual(new Set([moved]));
   });
 
   it("readers arriving together at a page not yet rendered share one render", async () => {
