@@ -12,7 +12,13 @@ import type { Oid } from "./types";
  */
 export class Repo {
   readonly db: ObjectDb;
-  private readonly trees = new Lru<Oid, Tree>(200_000, (t) => t.entries.length);
+  // Parsed trees weigh their entries: one entry costs about 260 bytes of heap (an object, three
+  // strings, a Buffer view), so a 10,000-note notes/ tree is 2.6 MB. 30,000 entries (about 8 MB) keep
+  // the trees a snapshot diff and the next save read (main's notes/ tree and one or two more); a
+  // miss re-parses one tree (milliseconds), and lookups in old trees use rawTrees. The former 200,000
+  // kept every notes/ tree of the last commits: 17 MB of heap after bench:read's seven commits at
+  // 10,000 notes (heap snapshot), up to 52 MB.
+  private readonly trees = new Lru<Oid, Tree>(30_000, (t) => t.entries.length);
   private readonly commits = new Lru<Oid, CommitObject>(20_000);
   // Trees only looked into (lookup), by bytes: a history walk of every note (last-change dates on a
   // cold start) asks each commit's notes/ tree once per note, so without this a 10,000-note archive
