@@ -4,6 +4,7 @@ import * as transitions from "@/app/api/studio/notes/[id]/transitions/route";
 import * as threads from "@/app/api/studio/notes/[id]/threads/route";
 import * as verdicts from "@/app/api/studio/notes/[id]/verdicts/route";
 import { answer, noteFields, params, request, studioFixture } from "@/lib/testing/studio";
+import { readNoteWithReview } from "@/lib/studio/read-note";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { draftRef, MAIN_REF, reviewRef } from "@/lib/working-copy/layout";
 
@@ -28,15 +29,20 @@ beforeAll(async () => {
 });
 afterAll(() => f.cleanup());
 
-async function refsRead(run: () => Promise<Response>): Promise<{ status: number; body: Record<string, unknown>; refs: string[] }> {
+async function watched<T>(run: () => Promise<T>): Promise<{ got: T; refs: string[] }> {
   const store = await getContentStore();
   const resolve = vi.spyOn(store, "resolve");
   try {
-    const got = await run().then(answer);
-    return { ...got, refs: resolve.mock.calls.map(([ref]) => ref).sort() };
+    const got = await run();
+    return { got, refs: resolve.mock.calls.map(([ref]) => ref).sort() };
   } finally {
     resolve.mockRestore();
   }
+}
+
+async function refsRead(run: () => Promise<Response>): Promise<{ status: number; body: Record<string, unknown>; refs: string[] }> {
+  const { got, refs } = await watched(() => run().then(answer));
+  return { ...got, refs };
 }
 
 describe("a review request reads the note's refs once", () => {
@@ -62,5 +68,12 @@ describe("a review request reads the note's refs once", () => {
     expect(wrote.status, JSON.stringify(wrote.body)).toBe(201);
     expect(wrote.refs).toEqual(three());
     expect(wrote.body).toMatchObject({ verdictState: "approved" });
+  });
+
+  it("the review page's note and review, read together, are of the same revision", async () => {
+    const { got, refs } = await watched(() => readNoteWithReview({ id: "ada", name: "ada", role: "author" } as never, id));
+    expect(refs).toEqual(three());
+    expect(got.review.currentRevision).toBe(got.view.noteRevision);
+    expect(got.review.verdictState).toBe("approved");
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import type { ContentStore } from "@/lib/working-copy/content-store";
 import type { FileRevision, Oid } from "@/lib/store/types";
 import type { Note } from "@/lib/notes/schema";
-import { readNoteLine, type WorkingCopy } from "@/lib/working-copy/working-copy";
+import { readNoteLine, type NoteLine, type WorkingCopy } from "@/lib/working-copy/working-copy";
 
 /**
  * The note a review is about, at the revision reviewers judge: the draft's head, or (with no draft)
@@ -25,9 +25,13 @@ export type ReviewTarget = {
 };
 
 export async function reviewTarget(id: string, store?: ContentStore): Promise<ReviewTarget> {
-  const line = await readNoteLine(id, store); // 404 for a note that does not exist
+  return reviewTargetOf(await readNoteLine(id, store)); // 404 for a note that does not exist
+}
+
+/** The review target of a line this request already read (the review page reads the note and its review from one line). */
+export function reviewTargetOf(line: NoteLine): ReviewTarget {
   return {
-    id,
+    id: line.id,
     copy: line.copy,
     currentRevision: line.noteRevision,
     currentNote: line.copy.stored?.ok ? line.copy.stored.note : null,

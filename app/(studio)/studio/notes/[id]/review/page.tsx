@@ -4,9 +4,8 @@ import { notFound } from "next/navigation";
 import { ApiError } from "@/lib/api/errors";
 import { currentActor } from "@/lib/auth/actor";
 import { SECTIONS } from "@/lib/notes/schema";
-import { readNote } from "@/lib/studio/read-note";
+import { readNoteWithReview } from "@/lib/studio/read-note";
 import { noteIdParam } from "@/lib/studio/refs";
-import { readReview } from "@/lib/review/read-review";
 import { compareForReview, versionDate } from "@/lib/review/review-page-data";
 import { NoteHead } from "@/components/note-head";
 import { NoteSection } from "@/components/note-section";
@@ -41,7 +40,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
   let view, review;
   try {
     const id = noteIdParam((await params).id);
-    [view, review] = await Promise.all([readNote(actor, id), readReview(id)]);
+    ({ view, review } = await readNoteWithReview(actor, id));
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) notFound();
     throw e;
