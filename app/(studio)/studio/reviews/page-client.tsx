@@ -8,6 +8,8 @@ import { useReviewInbox } from "@/lib/queries/use-review";
 import { ChangeTime } from "@/components/studio/change-time";
 import { StatusBadge } from "@/components/status-badge";
 import styles from "@/components/review/inbox.module.css";
+// A quoted passage looks the same here as in its thread on the review page.
+import review from "@/components/review/review.module.css";
 
 const HEADING = Object.fromEntries(SECTIONS.map((s) => [s.key, s.heading])) as Record<string, string>;
 const VERDICT = { approved: "approved", "changes-requested": "changes requested", awaiting: "awaiting a verdict" } as const;
@@ -62,7 +64,7 @@ export default function ReviewsPageClient({ initial, role }: { initial: Inbox; r
                     {r.thread.outdated ? " (outdated)" : ""}
                   </span>
                 </Link>
-                {r.thread.quote ? <blockquote className={styles.quote}>{r.thread.quote}</blockquote> : null}
+                {r.thread.quote ? <blockquote className={review.quote}>{r.thread.quote}</blockquote> : null}
                 <p className={styles.last}>
                   <strong>{r.last.by}</strong>, <ChangeTime iso={r.last.at} />: {r.last.text.length > 160 ? `${r.last.text.slice(0, 159)}…` : r.last.text}
                 </p>
