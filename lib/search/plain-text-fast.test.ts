@@ -67,4 +67,9 @@ describe("sectionPlainText", () => {
     expect(sectionPlainText(md)).toBe("First paragraph of prose. Second one, wrapped. an item another item");
     expect(sectionPlainText(md)).toBe(markdownToPlainText(md));
   });
+
+  it("reads what the property once found as the parser does: a bullet and a tab, a table row without pipes", () => {
+    for (const md of ["-\tcache", "cache\n:-", "cache\n-:"]) expect(sectionPlainText(md), JSON.stringify(md)).toBe(markdownToPlainText(md));
+    expect(sectionPlainText("-\tcache")).toBe("cache");
+  });
 });

@@ -11,8 +11,10 @@ import { markdownToPlainText } from "@/lib/render/plain-text";
 // Characters that can start inline markup, escapes or entities.
 const INLINE = /[\\`*_[\]()<>#|~!&=]/;
 // Lines the parser reads as something other than a paragraph or a top-level "- " list item:
-// indentation (nesting, code), numbered items, other bullets, rules and setext underlines, tables.
-const BLOCK = /^(?:[ \t]|\d+[.)](?:\s|$)|[+*](?:\s|$)|-[ \t]*$|-(?:[ \t]*-)+|>)/m;
+// indentation (nesting, code), numbered items, other bullets, a "-" bullet followed by a tab (its
+// item text starts at the tab stop), rules and setext underlines, tables (a delimiter row needs no
+// pipe: "cache\n:-" is a one-column table).
+const BLOCK = /^(?:[ \t]|\d+[.)](?:\s|$)|[+*](?:\s|$)|-\t|-[ \t]*$|-(?:[ \t]*-)+|:[ \t]*-|-+[ \t]*:|>)/m;
 const BULLET = /^- /gm;
 
 export function sectionPlainText(markdown: string): string {
