@@ -1,29 +1,14 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseSite } from "@/lib/content/site";
-import type { PublishedView } from "@/lib/content/published";
-import { parseNote } from "@/lib/notes/markdown";
 import type { Note } from "@/lib/notes/schema";
 import { searchNotes } from "./index";
+import { seedNotes, viewOf as viewAt } from "@/lib/testing/seed";
 
 // The archive's own 21 notes, as the published view would list them.
-const root = path.resolve(__dirname, "../../content");
-const seed: Note[] = fs
-  .readdirSync(path.join(root, "notes"))
-  .filter((f) => f.endsWith(".md"))
-  .map((f) => {
-    const parsed = parseNote(fs.readFileSync(path.join(root, "notes", f), "utf8"));
-    if (!parsed.ok) throw new Error(`${f}: ${JSON.stringify(parsed.errors)}`);
-    return parsed.note;
-  });
-const site = parseSite(fs.readFileSync(path.join(root, "site.yaml"), "utf8"));
+const seed: Note[] = seedNotes();
 
+// Each view a new commit, as each publish would be: the live index moves by the notes that changed.
 let commits = 0;
-function viewOf(notes: Note[]): PublishedView {
-  const commit = (++commits).toString(16).padStart(40, "0");
-  return { commit, site, notes, byId: new Map(notes.map((n) => [n.id, n])), core: [], backlinks: new Map() };
-}
+const viewOf = (notes: Note[]) => viewAt(notes, (++commits).toString(16).padStart(40, "0"));
 
 const view = viewOf(seed);
 

@@ -1,12 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseSite } from "@/lib/content/site";
-import type { PublishedView } from "@/lib/content/published";
 import { parseNote } from "@/lib/notes/markdown";
 import type { Note } from "@/lib/notes/schema";
 import { benchNote } from "@/scripts/bench-notes";
+import { seedNotes, viewOf } from "@/lib/testing/seed";
 import { SEARCH_FIELDS, searchDocument } from "./fields";
 import { liveIndex, newSearchIndex, searchNotes, searchNotesReference } from "./index";
 import { scoreQuery } from "./score";
@@ -16,20 +13,14 @@ import { normalizeTerm, tokenize } from "./terms";
 // same matched terms and fields. Compared here on the seed plus generated notes (whose words repeat
 // across nearly every note, as at 10,000), for random queries with typos, prefixes, IDs and numbers.
 
-const root = path.resolve(__dirname, "../../content");
 const parse = (text: string, where: string): Note => {
   const parsed = parseNote(text);
   if (!parsed.ok) throw new Error(`${where}: ${JSON.stringify(parsed.errors)}`);
   return parsed.note;
 };
-const seed = fs
-  .readdirSync(path.join(root, "notes"))
-  .filter((f) => f.endsWith(".md"))
-  .map((f) => parse(fs.readFileSync(path.join(root, "notes", f), "utf8"), f));
 const generated = Array.from({ length: 300 }, (_, i) => parse(benchNote(21 + i, `Generated note ${21 + i}.`), `bench ${i}`));
-const notes = [...seed, ...generated];
-const site = parseSite(fs.readFileSync(path.join(root, "site.yaml"), "utf8"));
-const view: PublishedView = { commit: "f".repeat(40), site, notes, byId: new Map(notes.map((n) => [n.id, n])), core: [], backlinks: new Map() };
+const notes = [...seedNotes(), ...generated];
+const view = viewOf(notes, "f".repeat(40));
 
 const FIELDS = SEARCH_FIELDS.map((f) => f.field);
 const BOOST = Object.fromEntries(SEARCH_FIELDS.map((f) => [f.field, f.boost]));
