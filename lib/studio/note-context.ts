@@ -9,7 +9,7 @@ import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
 import type { NoteWriteContext, RevisionReview } from "@/lib/rules/accept-write";
 import { sameNoteApartFrom, standingApprovals } from "@/lib/rules/approval-trailers";
 import { notePath } from "@/lib/working-copy/layout";
-import { authorsOf, isOnMain, readNoteLine, type WorkingCopy } from "@/lib/working-copy/working-copy";
+import { authorsOf, isOnMain, readNoteLine, type NoteLine, type WorkingCopy } from "@/lib/working-copy/working-copy";
 
 /**
  * Everything one request about one note needs, read once: the three refs (main, the draft, the
@@ -28,16 +28,8 @@ export type MainFacts = {
   phases: string[];
 };
 
-export type NoteContext = {
-  id: string;
-  store: ContentStore;
-  copy: WorkingCopy;
-  /** The note file's revisions on the copy's line, newest first. */
-  revisions: FileRevision[];
-  /** Accounts that wrote those revisions: none of them approves the note. */
-  authors: string[];
-  /** The revision reviewers judge: the draft's head, or the commit that last changed the note on main. */
-  noteRevision: Oid;
+/** One request's note line (lib/working-copy/working-copy.ts) with main's facts and the review derived from the same heads. */
+export type NoteContext = Omit<NoteLine, "reviewHead"> & {
   main: MainFacts;
   reviewLog: ReviewLog;
   review: DerivedReview;
