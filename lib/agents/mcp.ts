@@ -9,6 +9,7 @@ import { buildCapsule, capsuleMarkdown } from "./capsule";
 import { indexEntry, indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND, limitFlags, limitsOf } from "./limits";
 import { noteJson, noteMarkdown, noteText } from "./note-formats";
+import { indexPage, INDEX_JSON_PAGE_SIZE } from "./paging";
 import { capsuleSchema, flagsSchema, indexEntrySchema, limitSchema, publishedStatusSchema, searchSchema } from "./schemas";
 import { searchReady } from "@/lib/search";
 import { agentSearch, SEARCH_LIMIT } from "./search";
@@ -29,7 +30,8 @@ export const CAPSULE_RESOURCE = (base: string) => `${base}/agents/capsules/{id}.
 const COMPLETIONS = 100;
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-const listSchema = z.object({ commit: z.string(), count: z.int(), entries: z.array(indexEntrySchema) }).strict();
+// `count` is every note the filters match; `entries` one page of them, `next` the cursor of the following page.
+const listSchema = z.object({ commit: z.string(), count: z.int(), entries: z.array(indexEntrySchema), next: z.string().nullable() }).strict();
 const noteResultSchema = z
   .object({
     commit: z.string(),
@@ -61,6 +63,7 @@ const listInput = z.object({
   status: publishedStatusSchema.optional(),
   tag: z.string().min(1).max(60).optional(),
   phase: z.string().min(1).max(120).optional().describe("e.g. '5' or 'Phase 5' or 'agent operations'"),
+  cursor: z.string().min(1).max(40).optional().describe("The previous page's `next`, with the same filters; omit for the first page"),
 });
 const capsuleInput = z.object({ id: noteIdSchema.describe("A note ID such as AFN-016") });
 const noteInput = z.object({ id: noteIdSchema, format: z.enum(["markdown", "text", "json"]).default("markdown") });
@@ -97,20 +100,26 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
     "list_notes",
     {
       title: "List the published notes",
-      description: "The compact index, optionally filtered by status, tag or phase (case-insensitive).",
+      description: `The compact index, optionally filtered by status, tag or phase (case-insensitive), ${INDEX_JSON_PAGE_SIZE} entries a page: pass the answer's \`next\` as \`cursor\` for the next page. To find a decision, search_notes is faster.`,
       inputSchema: listInput,
       outputSchema: listSchema,
       annotations: READ_ONLY,
     },
-    async ({ status, tag, phase }) => {
+    async ({ status, tag, phase, cursor }) => {
       const notes = view.notes.filter(
         (n) =>
           (!status || n.status === status) &&
           (!tag || n.tags.some((t) => t.toLowerCase() === tag.trim().toLowerCase())) &&
           (!phase || samePhase(n.phase, phase)),
       );
-      const doc = { commit: view.commit, count: notes.length, entries: notes.map((n) => indexEntry(n, urls)) };
-      return structured(doc, notes.length ? notes.map((n) => indexEntryMarkdown(n, urls)).join("\n") : "No published note matches these filters.");
+      // Paged like /agents/index.json, for the same reason: one answer must fit what an agent reads in one go.
+      const page = indexPage(notes, cursor ?? null, INDEX_JSON_PAGE_SIZE);
+      if (!page.ok) return { isError: true, content: [{ type: "text", text: page.error }] };
+      const doc = { commit: view.commit, count: notes.length, entries: page.notes.map((n) => indexEntry(n, urls)), next: page.next };
+      const lines = page.notes.map((n) => indexEntryMarkdown(n, urls));
+      if (page.next)
+        lines.push(`${notes.length} notes match; this page ends at ${page.next}. Call list_notes again with cursor "${page.next}" for the next page.`);
+      return structured(doc, notes.length ? lines.join("\n") : "No published note matches these filters.");
     },
   );
 
