@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { Note } from "@/lib/notes/schema";
 import { PUBLISHED_STATUSES, STATUS_LABEL } from "@/lib/notes/schema";
 import type { Paged } from "@/lib/public/paging";
-import { comparePhases, groupByPhase, isFiltered, recordsHref, sortHref, type RecordQuery, type SortKey } from "@/lib/public/records";
+import { groupByPhase, isFiltered, recordFacets, recordsHref, sortHref, type RecordQuery, type SortKey } from "@/lib/public/records";
 import { noteUrl, slug } from "@/lib/render/urls";
 import { BoundaryBadge } from "./boundary-badge";
 import { NoteList } from "./note-card";
@@ -130,7 +130,7 @@ function RecordsTable({ query, notes, updated, label }: { query: RecordQuery; no
 
 /** One link per status with its count; each keeps the other filters and the view. */
 function StatusLinks({ query, all }: { query: RecordQuery; all: readonly Note[] }) {
-  const counts = PUBLISHED_STATUSES.map((s) => [s, all.filter((n) => n.status === s).length] as const).filter(([, n]) => n > 0);
+  const { counts } = recordFacets(all);
   return (
     <nav className="filter-bar" aria-label="Filter by status">
       <span className="filter-bar__label">Status:</span>
@@ -140,7 +140,7 @@ function StatusLinks({ query, all }: { query: RecordQuery; all: readonly Note[] 
             all <span className="count">{all.length}</span>
           </Link>
         </li>
-        {counts.map(([s, n]) => (
+        {counts.map(({ status: s, count: n }) => (
           <li key={s}>
             <Link
               href={`${recordsHref(query, { status: s })}#records`}
@@ -159,9 +159,7 @@ function StatusLinks({ query, all }: { query: RecordQuery; all: readonly Note[] 
 
 /** Status, tag, phase and sort together: a GET form, so the choice lands in the URL. */
 function FilterForm({ query, all }: { query: RecordQuery; all: readonly Note[] }) {
-  const tags = new Map<string, string>();
-  for (const n of all) for (const t of n.tags) if (!tags.has(slug(t))) tags.set(slug(t), t);
-  const phases = [...new Set(all.map((n) => n.phase))].sort(comparePhases);
+  const { tags, phases } = recordFacets(all);
   return (
     <form className="records-filter" action="/#records" method="get" aria-label="Filter and sort the records">
       <div className="field">

@@ -1,7 +1,7 @@
 import type { PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUSES, type Note, type Status } from "@/lib/notes/schema";
 import { slug } from "@/lib/render/urls";
-import { filterRecords, isFiltered, parseRecordQuery, sortRecords, type RecordParams, type RecordQuery } from "./records";
+import { filterRecords, isFiltered, parseRecordQuery, recordFacets, sortRecords, type RecordParams, type RecordQuery } from "./records";
 
 /**
  * What the home page lists, decided once for both of its forms: the HTML page and its Markdown
@@ -62,5 +62,5 @@ export const onlyStatus = (q: Pick<RecordQuery, "status" | "tag" | "phase">): q 
 
 /** The published statuses that some note has, with how many: the filter bar. */
 export function statusCounts(notes: readonly Note[]): StatusCount[] {
-  return PUBLISHED_STATUSES.map((status) => ({ status, count: notes.filter((n) => n.status === status).length })).filter((c) => c.count > 0);
+  return recordFacets(notes).counts;
 }

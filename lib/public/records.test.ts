@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { Note } from "@/lib/notes/schema";
-import { comparePhases, filterRecords, groupByPhase, neighbors, parseRecordQuery, recordsHref, sortHref, sortRecords, DEFAULT_QUERY } from "./records";
+import {
+  comparePhases,
+  filterRecords,
+  groupByPhase,
+  neighbors,
+  parseRecordQuery,
+  recordFacets,
+  recordsHref,
+  sortHref,
+  sortRecords,
+  DEFAULT_QUERY,
+} from "./records";
 
 /** Just the fields the records list reads; the rest of a note does not matter here. */
 function note(id: string, status: Note["status"], phase: string, tags: string[], title = `Title of ${id}`): Note {
@@ -121,5 +132,36 @@ describe("neighbors", () => {
     expect(neighbors(NOTES, "AFN-021").previous).toBeNull();
     expect(neighbors(NOTES, "AFN-019").next).toBeNull();
     expect(neighbors(NOTES, "AFN-999")).toEqual({ previous: null, next: null });
+  });
+});
+
+describe("recordFacets", () => {
+  it("counts each published status, lists each tag once by slug (first spelling kept) and the phases in order", () => {
+    const notes = [...NOTES, note("AFN-022", "hypothesis", "5", ["Sparse Attention"])];
+    expect(recordFacets(notes)).toEqual({
+      counts: [
+        { status: "hypothesis", count: 3 },
+        { status: "verified-checkpoint", count: 2 },
+        { status: "verified-structural", count: 1 },
+      ],
+      tags: [
+        ["dflash-2", "DFlash 2"],
+        ["moe-routing", "MoE routing"],
+        ["sparse-attention", "sparse attention"],
+        ["qsa", "QSA"],
+        ["hebrus", "Hebrus"],
+        ["ssd-streaming", "SSD streaming"],
+      ],
+      phases: ["2", "5", "6 architecture", "8–11 performance architecture", "Qwen4Exp predictive I/O training"],
+    });
+  });
+
+  it("is counted once per notes array: a new array (another commit's view) is counted again", () => {
+    const notes = [...NOTES];
+    expect(recordFacets(notes)).toBe(recordFacets(notes));
+    const next = [...notes, note("AFN-030", "superseded", "5", ["new tag"])];
+    expect(recordFacets(next).counts).toContainEqual({ status: "superseded", count: 1 });
+    expect(recordFacets(next).tags).toContainEqual(["new-tag", "new tag"]);
+    expect(recordFacets(notes).tags).not.toContainEqual(["new-tag", "new tag"]);
   });
 });

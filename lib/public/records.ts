@@ -102,6 +102,8 @@ const STATUS_RANK = new Map(STATUSES.map((s, i) => [s, i]));
  * maps an id to the ISO date of its last change. Ties keep the editorial order, so a sort is stable.
  */
 export function sortRecords(notes: readonly Note[], q: Pick<RecordQuery, "sort" | "dir">, updated: ReadonlyMap<string, string>): Note[] {
+  // Editorial order is the order the notes came in (the home page's default: no sort of 10,000 notes).
+  if (q.sort === "order") return [...notes];
   const editorial = new Map(notes.map((n, i) => [n.id, i]));
   const byKey: Record<SortKey, (a: Note, b: Note) => number> = {
     order: () => 0,
@@ -112,7 +114,7 @@ export function sortRecords(notes: readonly Note[], q: Pick<RecordQuery, "sort" 
     // An unknown date sorts as the oldest.
     updated: (a, b) => (updated.get(a.id) ?? "").localeCompare(updated.get(b.id) ?? ""),
   };
-  const sign = q.dir === "desc" && q.sort !== "order" ? -1 : 1;
+  const sign = q.dir === "desc" ? -1 : 1;
   const compare = byKey[q.sort];
   return [...notes].sort((a, b) => sign * compare(a, b) || (editorial.get(a.id) ?? 0) - (editorial.get(b.id) ?? 0));
 }
@@ -122,7 +124,11 @@ export type PhaseGroup = { phase: string; notes: Note[] };
 /** The notes in groups by phase (phases in comparePhases order), each group keeping the notes' order. */
 export function groupByPhase(notes: readonly Note[]): PhaseGroup[] {
   const groups = new Map<string, Note[]>();
-  for (const n of notes) groups.set(n.phase, [...(groups.get(n.phase) ?? []), n]);
+  for (const n of notes) {
+    const group = groups.get(n.phase);
+    if (group) group.push(n);
+    else groups.set(n.phase, [n]);
+  }
   return [...groups].sort(([a], [b]) => comparePhases(a, b)).map(([phase, list]) => ({ phase, notes: list }));
 }
 
@@ -153,4 +159,38 @@ export function neighbors<T extends { id: string }>(list: readonly T[], id: stri
   const at = list.findIndex((n) => n.id === id);
   if (at < 0) return { previous: null, next: null };
   return { previous: list[at - 1] ?? null, next: list[at + 1] ?? null };
+}
+
+export type RecordFacets = {
+  /** The published statuses some note has, with how many, in the statuses' order. */
+  counts: { status: Status; count: number }[];
+  /** Each tag as its slug and as first written, in first-seen order. */
+  tags: [string, string][];
+  /** Every phase, in comparePhases order. */
+  phases: string[];
+};
+
+// One view's notes array per commit: its facets are counted once, not on every render of the filters.
+const facets = new WeakMap<readonly Note[], RecordFacets>();
+
+/** The filter bar's and the filter form's choices for `notes` (every published note of a view). */
+export function recordFacets(notes: readonly Note[]): RecordFacets {
+  let f = facets.get(notes);
+  if (!f) {
+    const byStatus = new Map<Status, number>();
+    const tags = new Map<string, string>();
+    const phases = new Set<string>();
+    for (const n of notes) {
+      byStatus.set(n.status, (byStatus.get(n.status) ?? 0) + 1);
+      for (const t of n.tags) {
+        const key = slug(t);
+        if (!tags.has(key)) tags.set(key, t);
+      }
+      phases.add(n.phase);
+    }
+    const counts = PUBLISHED_STATUSES.map((status) => ({ status, count: byStatus.get(status) ?? 0 })).filter((c) => c.count > 0);
+    f = { counts, tags: [...tags], phases: [...phases].sort(comparePhases) };
+    facets.set(notes, f);
+  }
+  return f;
 }

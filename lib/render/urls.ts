@@ -10,8 +10,22 @@ export const tagUrl = (tag: string) => `/tags/${slug(tag)}`;
 export const phaseUrl = (phase: string) => `/phases/${slug(phase)}`;
 export const searchUrl = (q: string) => `/search?q=${encodeURIComponent(q)}`;
 
+// Tags and phases repeat across thousands of notes, and every listing, filter and facet slugs them:
+// each distinct value is normalised once (bounded: a flood of distinct values only starts it over).
+const slugs = new Map<string, string>();
+const SLUGS_MAX = 10_000;
+
 /** A readable URL segment: "sparse attention" → "sparse-attention", "0–3" → "0-3", "tokenizer.json" → "tokenizer-json". */
 export function slug(value: string): string {
+  let s = slugs.get(value);
+  if (s === undefined) {
+    if (slugs.size >= SLUGS_MAX) slugs.clear();
+    slugs.set(value, (s = slugOf(value)));
+  }
+  return s;
+}
+
+function slugOf(value: string): string {
   const s = value
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
