@@ -6,7 +6,7 @@ import type { Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { parseSite, SITE_FILE, type Site } from "./site";
 import { mentionedIds } from "./links";
-import { publishedNotes } from "./published-notes";
+import { patchPublished, publishedNotes } from "./published-notes";
 
 /**
  * The published view: what the public and agents may see. Built only from `main`, only from
@@ -120,13 +120,24 @@ export { publishedNotes };
  * the test that holds it equal to a full build after any sequence of commits.
  */
 export function deriveView(base: Derived | null, snapshot: Snapshot, site: Site, siteText = ""): Derived {
-  const byId = publishedNotes(snapshot);
-  const changed = base ? changedIds(base.byId, byId) : null;
+  // The snapshot says what differs from the base's commit: patch its notes instead of reading 10,000.
+  const delta = base && snapshot.delta?.from === base.commit ? snapshot.delta : null;
+  const byId = base && delta ? patchPublished(base.byId, delta) : publishedNotes(snapshot);
+  const changed = base ? changedIds(base.byId, byId, delta) : null;
   // Many changes at once (a big push): a full sort and link scan is as cheap as patching.
   if (!base || !changed || changed.size > Math.max(64, byId.size / 8)) return fullView(snapshot.commit, byId, site, siteText);
   if (changed.size === 0) return { ...base, commit: snapshot.commit, site, siteText, byId };
 
-  const notes = base.notes.filter((n) => !changed.has(n.id));
+  // Out of a copy of the base's list, each changed note's old entry is found by binary search (the
+  // list is in a total order), not by filtering every note.
+  const notes = base.notes.slice();
+  for (const id of changed) {
+    const old = base.byId.get(id);
+    if (!old) continue;
+    const at = insertAt(notes, old);
+    if (notes[at] === old) notes.splice(at, 1);
+    else notes.splice(notes.indexOf(old), 1); // not where the order says: never expected, never wrong
+  }
   for (const id of changed) {
     const note = byId.get(id);
     if (note) notes.splice(insertAt(notes, note), 0, note);
@@ -176,8 +187,13 @@ function fullView(commit: Oid, byId: Map<string, Note>, site: Site, siteText: st
   return { commit, site, siteText, notes, byId, core: coreOf(notes), backlinks, linkers };
 }
 
-function changedIds(before: ReadonlyMap<string, Note>, after: ReadonlyMap<string, Note>): Set<string> {
+/** The ids whose published note differs between two views; with a delta, only its files are looked at. */
+function changedIds(before: ReadonlyMap<string, Note>, after: ReadonlyMap<string, Note>, delta: Snapshot["delta"] | null): Set<string> {
   const out = new Set<string>();
+  if (delta) {
+    for (const s of [...delta.changed, ...delta.removed]) if (before.get(s.id) !== after.get(s.id)) out.add(s.id);
+    return out;
+  }
   for (const id of before.keys()) if (!after.has(id)) out.add(id);
   for (const [id, note] of after) if (before.get(id) !== note) out.add(id);
   return out;

@@ -89,6 +89,10 @@ describe("the incremental read model", () => {
 
           expect(next.notes.map((n) => n.id)).toEqual(full.notes.map((n) => n.id));
           expect([...next.byId.keys()].sort()).toEqual([...full.byId.keys()].sort());
+          // The same parsed objects (one per blob), not equal copies: the search index and caches key on them.
+          for (const [id, note] of full.byId) expect(next.byId.get(id)).toBe(note);
+          // The snapshot after a commit says what changed since the view's commit, so the view is patched, not rebuilt.
+          expect(snapshot.delta?.from).toBe(view.commit);
           expect(next.core.map((n) => n.id)).toEqual(full.core.map((n) => n.id));
           expect(Object.fromEntries(next.backlinks)).toEqual(Object.fromEntries(full.backlinks));
 

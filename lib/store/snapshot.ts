@@ -68,18 +68,25 @@ export class Snapshots<N> {
     // Diff against the parent's snapshot when it is cached (the usual case after a save), else the last one built.
     const base = (c.parents[0] ? this.byCommit.get(c.parents[0]) : undefined) ?? this.last;
     let notes: StoredNote<N>[];
+    let delta: Snapshot<N>["delta"];
+    let names: Map<string, StoredNote<N>> | undefined;
     if (notesTree === null) notes = [];
-    else if (base && base.notesTree === notesTree) notes = base.snapshot.notes;
-    else {
+    else if (base && base.notesTree === notesTree) {
+      notes = base.snapshot.notes;
+      delta = { from: base.snapshot.commit, changed: [], removed: [] };
+      names = base.byName;
+    } else {
       const previous = base ? byName(base) : new Map<string, StoredNote<N>>();
       const entries = (await this.repo.tree(notesTree)).entries;
       const slots: (StoredNote<N> | TreeEntry)[] = [];
       const changed: number[] = [];
+      let kept = 0;
       // Unchanged entries (same name, same blob) are reused in one synchronous pass; only the rest
       // are read and parsed.
       for (const e of entries) {
         if (!isNoteFile(e)) continue;
         const same = previous.get(e.name);
+        if (same) kept++;
         if (same && same.blob === e.oid) slots.push(same);
         else changed.push(slots.push(e) - 1);
       }
@@ -88,8 +95,18 @@ export class Snapshots<N> {
         slots[i] = await this.note(e.name, e.oid);
       });
       notes = slots as StoredNote<N>[];
+      if (base) {
+        const fresh = changed.map((i) => notes[i]!);
+        // Every name of the base still here (the usual case): nothing was removed, and no set of names is needed.
+        const removed = kept === previous.size ? [] : removedFrom(previous, notes);
+        delta = { from: base.snapshot.commit, changed: fresh, removed };
+        // The next commit diffs against this one by name: patch the base's names rather than slicing 10,000 paths again.
+        names = new Map(previous);
+        for (const n of removed) names.delete(fileName(n));
+        for (const n of fresh) names.set(fileName(n), n);
+      }
     }
-    const built: Built<N> = { snapshot: { commit, notes }, notesTree };
+    const built: Built<N> = { snapshot: delta ? { commit, notes, delta } : { commit, notes }, notesTree, byName: names };
     this.counters.snapshotsBuilt++;
     this.byCommit.set(commit, built);
     this.last = built;
@@ -110,9 +127,16 @@ export class Snapshots<N> {
 
 const isNoteFile = (e: TreeEntry) => (e.mode === "100644" || e.mode === "100755") && e.name.endsWith(".md") && e.name.length > 3;
 
+const fileName = (n: StoredNote<unknown>) => n.path.slice(NOTES_DIR.length + 1);
+
 function byName<N>(built: Built<N>): Map<string, StoredNote<N>> {
-  built.byName ??= new Map(built.snapshot.notes.map((n) => [n.path.slice(NOTES_DIR.length + 1), n]));
+  built.byName ??= new Map(built.snapshot.notes.map((n) => [fileName(n), n]));
   return built.byName;
+}
+
+function removedFrom<N>(previous: Map<string, StoredNote<N>>, notes: StoredNote<N>[]): StoredNote<N>[] {
+  const here = new Set(notes.map(fileName));
+  return [...previous].filter(([name]) => !here.has(name)).map(([, n]) => n);
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -40,6 +40,12 @@ export type Snapshot<N = unknown> = {
   commit: Oid;
   /** Every `notes/*.md` file at that commit, sorted by path. */
   notes: StoredNote<N>[];
+  /**
+   * How it differs from the snapshot it was built from (its parent's, usually): the files that are
+   * new or hold another blob, and the files gone. A reader that derived something from `from` can
+   * patch it with these instead of reading every note again. Absent when built from nothing.
+   */
+  delta?: { from: Oid; changed: StoredNote<N>[]; removed: StoredNote<N>[] };
 };
 
 /**
