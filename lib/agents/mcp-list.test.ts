@@ -6,7 +6,7 @@ import type { Note } from "@/lib/notes/schema";
 import { seedNotes, viewOf } from "@/lib/testing/seed";
 import { benchNote } from "@/scripts/bench-notes";
 import { createAgentMcpServer } from "./mcp";
-import { INDEX_JSON_PAGE_SIZE } from "./paging";
+import { INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "./paging";
 import { agentUrls } from "./urls";
 
 /**
@@ -15,7 +15,7 @@ import { agentUrls } from "./urls";
  * answer was megabytes).
  */
 
-const generated: Note[] = Array.from({ length: 70 }, (_, i) => {
+const generated: Note[] = Array.from({ length: 230 }, (_, i) => {
   const parsed = parseNote(benchNote(21 + i, `Generated note ${21 + i}.`));
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   return parsed.note;
@@ -68,6 +68,26 @@ describe("MCP list_notes", () => {
     const bad = await client.callTool({ name: "list_notes", arguments: { cursor: "AFN-999" } });
     expect(bad.isError).toBe(true);
     expect((bad.content as { text: string }[])[0]?.text).toMatch(/cursor "AFN-999" names no published note; start again/);
+    await client.close();
+  });
+});
+
+describe("MCP resources/list", () => {
+  it("lists each note's Markdown a page at a time; following nextCursor reaches every note once, in the index's order", async () => {
+    const client = await connect();
+    const pages: { resources: { uri: string; name: string; title?: string; mimeType?: string }[]; nextCursor?: string }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : {});
+      pages.push(page);
+      cursor = page.nextCursor;
+    } while (cursor && pages.length < 100);
+    expect(pages).toHaveLength(Math.ceil(view.notes.length / INDEX_PAGE_SIZE));
+    for (const p of pages) expect(p.resources.length).toBeLessThanOrEqual(INDEX_PAGE_SIZE);
+    const listed = pages.flatMap((p) => p.resources);
+    expect(listed.map((r) => r.name)).toEqual(view.notes.map((n) => n.id));
+    expect(listed[0]).toMatchObject({ uri: `https://notes.example.org/notes/${view.notes[0]!.id}.md`, title: view.notes[0]!.title, mimeType: "text/markdown" });
+    await expect(client.listResources({ cursor: "AFN-999" })).rejects.toThrow(/cursor "AFN-999" names no published note; start again/);
     await client.close();
   });
 });

@@ -1,7 +1,7 @@
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ListResourcesRequestSchema, McpError, type CallToolResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { PublishedView } from "@/lib/content/published";
 import { BOUNDARY_MEANING, noteIdSchema, STATUS_MEANING, type Note } from "@/lib/notes/schema";
@@ -9,7 +9,7 @@ import { buildCapsule, capsuleMarkdown } from "./capsule";
 import { indexEntry, indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND, limitFlags, limitsOf } from "./limits";
 import { noteJson, noteMarkdown, noteText } from "./note-formats";
-import { indexPage, INDEX_JSON_PAGE_SIZE } from "./paging";
+import { indexPage, INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "./paging";
 import { capsuleSchema, flagsSchema, indexEntrySchema, limitSchema, publishedStatusSchema, searchSchema } from "./schemas";
 import { searchReady } from "@/lib/search";
 import { agentSearch, SEARCH_LIMIT } from "./search";
@@ -181,7 +181,8 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
 /**
  * Every published note as resources: `{base}/notes/{id}.{format}` (md, txt, json) and
  * `{base}/agents/capsules/{id}.{format}` (md, json), the same URLs the site serves, advertised by
- * resources/templates/list; resources/list names each note's Markdown. Note IDs and formats complete.
+ * resources/templates/list; resources/list names each note's Markdown, a page at a time (below).
+ * Note IDs and formats complete.
  */
 function registerNoteResources(server: McpServer, view: PublishedView, urls: AgentUrls) {
   const completeId = (value: string) => completeNoteId(view, value);
@@ -189,15 +190,8 @@ function registerNoteResources(server: McpServer, view: PublishedView, urls: Age
   server.registerResource(
     "note",
     new ResourceTemplate(NOTE_RESOURCE(urls.base), {
-      list: () => ({
-        resources: view.notes.map((n) => ({
-          uri: urls.noteAs(n.id, "md"),
-          name: n.id,
-          title: n.title,
-          description: `${[n.status, ...n.boundaries].join(", ")}. ${n.summary}`,
-          mimeType: "text/markdown",
-        })),
-      }),
+      // Listed by the paged resources/list handler below, not through the template.
+      list: undefined,
       complete: { id: completeId, format: (v) => Object.keys(noteFormats).filter((f) => f.startsWith(v.toLowerCase())) },
     }),
     { title: "A published note", description: "The full note as Markdown with front matter (md), LLM text (txt) or JSON (json).", mimeType: "text/markdown" },
@@ -236,6 +230,22 @@ function registerNoteResources(server: McpServer, view: PublishedView, urls: Age
         : { contents: [{ uri: uri.href, mimeType: "text/markdown", text: capsuleMarkdown(capsule) }] };
     },
   );
+  // The SDK answers resources/list with every template's whole list and ignores the cursor: at
+  // 10,000 notes one answer of about 4 MB. Here a page of INDEX_PAGE_SIZE notes in the index's
+  // order, with the spec's `nextCursor` (the last note's id, as the index's pages use).
+  const noteResource = (n: Note): Resource => ({
+    uri: urls.noteAs(n.id, "md"),
+    name: n.id,
+    title: n.title,
+    description: `${[n.status, ...n.boundaries].join(", ")}. ${n.summary}`,
+    mimeType: "text/markdown",
+  });
+  server.server.removeRequestHandler("resources/list");
+  server.server.setRequestHandler(ListResourcesRequestSchema, ({ params }) => {
+    const page = indexPage(view.notes, params?.cursor ?? null, INDEX_PAGE_SIZE);
+    if (!page.ok) throw new McpError(ErrorCode.InvalidParams, page.error);
+    return { resources: page.notes.map(noteResource), ...(page.next ? { nextCursor: page.next } : {}) };
+  });
 }
 
 /**
