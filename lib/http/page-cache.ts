@@ -49,6 +49,8 @@ const AGENT_HOP = new Set(TRANSFER);
 export const PAGE_CACHE_CONTROL = "public, no-cache";
 // Per kind (pages, agent formats) and commit; a search URL is a new key per query.
 const MAX_PAGES = 256;
+// Per-query keys remembered as asked once, per commit (past it, the memory starts over).
+const MAX_ASKED = 4096;
 
 type Kind = "page" | "agent";
 type Entry = { kind: Kind; headers: [string, string][] };
@@ -60,10 +62,12 @@ type State = {
   view: object;
   /** Pages looked up on disk for this commit, by key (once each). */
   disk: Map<string, Promise<Entry | undefined>>;
+  /** Per-query keys asked once for this commit and not kept (see `cached`). */
+  asked: Set<string>;
 };
 const KEY = Symbol.for("field-notes.page-cache");
 const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Map(), view: {}, disk: new Map() });
+const state = (): State => (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Map(), view: {}, disk: new Map(), asked: new Set() });
 
 /** Whether this request may be answered from, or fill, the page cache. */
 function cacheable(request: NextRequest, kind: Kind): boolean {
@@ -103,6 +107,7 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
     s.filling = new Map();
     s.view = {};
     s.disk = new Map();
+    s.asked = new Set();
   }
   const origin = requestOrigin(request.headers);
   const url = `${request.nextUrl.pathname}${request.nextUrl.search}`;
@@ -120,6 +125,14 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   // (Letting the app render it here too, as a fill behind a miss did, made the first reader after
   // a commit wait for two renders on the one thread.) Concurrent misses share the one render.
   if (!entry && s.commit === commit) {
+    // A query asked for the first time is answered by the app directly: most queries are asked
+    // once, and keeping one would cost it a second pass through this server (the fill). Asked
+    // again under the same commit, it is kept (nginx's proxy_cache_min_uses 2).
+    if (PER_QUERY.test(request.nextUrl.pathname) && !s.asked.has(key)) {
+      if (s.asked.size >= MAX_ASKED) s.asked.clear();
+      s.asked.add(key);
+      return null;
+    }
     let filling = s.filling.get(key);
     if (!filling && count(s, kind) < MAX_PAGES) {
       const started = fill(request, commit, key, kind).catch(() => undefined);
