@@ -125,10 +125,11 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   // (Letting the app render it here too, as a fill behind a miss did, made the first reader after
   // a commit wait for two renders on the one thread.) Concurrent misses share the one render.
   if (!entry && s.commit === commit) {
-    // A query asked for the first time is answered by the app directly: most queries are asked
-    // once, and keeping one would cost it a second pass through this server (the fill). Asked
-    // again under the same commit, it is kept (nginx's proxy_cache_min_uses 2).
-    if (PER_QUERY.test(request.nextUrl.pathname) && !s.asked.has(key)) {
+    // An agent's query asked for the first time is answered by its route directly (which sets the
+    // commit's ETag and X-Content-Commit itself): most queries are asked once, and keeping one would
+    // cost it a second pass through this server (the fill). Asked again under the same commit, it
+    // is kept (nginx's proxy_cache_min_uses 2). The search page keeps the fill: its ETag is the cache's.
+    if (kind === "agent" && PER_QUERY.test(request.nextUrl.pathname) && !s.asked.has(key)) {
       if (s.asked.size >= MAX_ASKED) s.asked.clear();
       s.asked.add(key);
       return null;
