@@ -88,3 +88,16 @@ test("agent formats served from memory revalidate with 304, and a plain-git comm
   expect(await (await request.get("/agents/search.json?q=Osprey")).text()).toContain("AFN-963");
   expect((await request.get("/notes/AFN-964.md")).status()).toBe(404);
 });
+
+test("a query asked for the first time already names its commit, in its ETag and X-Content-Commit", async ({ request }) => {
+  // Unique queries: no earlier request can have kept them.
+  const word = `heron${Date.now().toString(36)}`;
+  for (const url of [`/search?q=${word}`, `/agents/search.json?q=${word}`]) {
+    const first = await request.get(url);
+    expect(first.status(), url).toBe(200);
+    const commit = first.headers()["x-content-commit"];
+    expect(commit, url).toMatch(/^[0-9a-f]{40}$/);
+    expect(first.headers()["etag"], url).toContain(commit!);
+    expect((await request.get(url, { headers: { "If-None-Match": first.headers()["etag"]! } })).status(), url).toBe(304);
+  }
+});
