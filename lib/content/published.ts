@@ -134,9 +134,9 @@ export function deriveView(base: Derived | null, snapshot: Snapshot, site: Site,
   for (const id of changed) {
     const old = base.byId.get(id);
     if (!old) continue;
-    const at = insertAt(notes, old);
-    if (notes[at] === old) notes.splice(at, 1);
-    else notes.splice(notes.indexOf(old), 1); // not where the order says: never expected, never wrong
+    let at = insertAt(notes, old);
+    if (notes[at] !== old) at = notes.indexOf(old); // not where the order says: never expected
+    if (at >= 0) notes.splice(at, 1);
   }
   for (const id of changed) {
     const note = byId.get(id);
