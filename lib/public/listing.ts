@@ -1,7 +1,7 @@
 import type { PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUSES, type Note, type Status } from "@/lib/notes/schema";
 import { slug } from "@/lib/render/urls";
-import { filterRecords, isFiltered, parseRecordQuery, recordFacets, sortRecords, type RecordParams, type RecordQuery } from "./records";
+import { filterRecords, isFiltered, parseRecordQuery, recordFacets, sortRecords, type RecordFacets, type RecordParams, type RecordQuery } from "./records";
 
 /**
  * What the home page lists, decided once for both of its forms: the HTML page and its Markdown
@@ -14,7 +14,7 @@ export type HomeListing =
   | { kind: "filtered"; title: string; notes: Note[]; counts: StatusCount[]; total: number; query: RecordQuery; problems: string[] }
   | { kind: "unknown-status"; value: string; counts: StatusCount[]; total: number };
 
-export type StatusCount = { status: Status; count: number };
+export type StatusCount = RecordFacets["counts"][number];
 
 /** The status a `?status=` value names, or the value itself when it names no published status. */
 export function statusParam(value: string | string[] | null | undefined): { status: Status | null; unknown: string | null } {

@@ -105,8 +105,7 @@ export function sortRecords(notes: readonly Note[], q: Pick<RecordQuery, "sort" 
   // Editorial order is the order the notes came in (the home page's default: no sort of 10,000 notes).
   if (q.sort === "order") return [...notes];
   const editorial = new Map(notes.map((n, i) => [n.id, i]));
-  const byKey: Record<SortKey, (a: Note, b: Note) => number> = {
-    order: () => 0,
+  const byKey: Record<Exclude<SortKey, "order">, (a: Note, b: Note) => number> = {
     id: (a, b) => a.id.localeCompare(b.id, "en", { numeric: true }),
     status: (a, b) => (STATUS_RANK.get(a.status) ?? 0) - (STATUS_RANK.get(b.status) ?? 0),
     title: (a, b) => a.title.localeCompare(b.title, "en", { sensitivity: "base" }),
