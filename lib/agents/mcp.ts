@@ -90,7 +90,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
     },
     async ({ query, limit }) => {
       await searchReady(view);
-      const doc = agentSearch(view, urls, query, limit ?? SEARCH_LIMIT.default);
+      const doc = await agentSearch(view, urls, query, limit ?? SEARCH_LIMIT.default);
       const lines = doc.results.map((r) => `${indexEntryMarkdown(view.byId.get(r.id) as Note, urls)}\n  Matched in ${r.field}: ${r.passage}`);
       return structured(doc, lines.length ? lines.join("\n") : `No published note matches "${query}".`);
     },

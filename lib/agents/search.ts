@@ -12,8 +12,8 @@ import type { AgentUrls } from "./urls";
 
 export const SEARCH_LIMIT = { default: 10, max: 50 } as const;
 
-export function agentSearch(view: PublishedView, urls: AgentUrls, query: string, limit: number): SearchDocument {
-  const results = searchNotes(view, query, { limit }).flatMap((hit) => {
+export async function agentSearch(view: PublishedView, urls: AgentUrls, query: string, limit: number): Promise<SearchDocument> {
+  const results = (await searchNotes(view, query, { limit })).flatMap((hit) => {
     const note = view.byId.get(hit.id);
     return note ? [{ ...entryOf(note, urls), score: round(hit.score), field: hit.field, passage: hit.passage }] : [];
   });

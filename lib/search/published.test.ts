@@ -35,7 +35,7 @@ describe("search over the published view of a real repository", () => {
   it("finds the seed's notes, AFN-016 first for sparse attention", async () => {
     const view = await getPublishedView();
     expect(view.notes).toHaveLength(21);
-    expect(searchNotes(view, "sparse attention")[0]?.id).toBe("AFN-016");
+    expect((await searchNotes(view, "sparse attention"))[0]?.id).toBe("AFN-016");
   });
 
   it("never finds a draft on main or a note on a drafts/ branch, and finds a published commit at once", async () => {
@@ -43,12 +43,12 @@ describe("search over the published view of a real repository", () => {
     pushWithGit("drafts/AFN-902", { "notes/AFN-902.md": noteFile("AFN-902", "Zanzibar ledger on a drafts branch.") }, "Draft branch");
     const view = await getPublishedView();
     expect(view.byId.has("AFN-901")).toBe(false);
-    expect(searchNotes(view, "zanzibar")).toEqual([]);
-    expect(searchNotes(view, "AFN-901").map((h) => h.id)).not.toContain("AFN-901");
+    expect(await searchNotes(view, "zanzibar")).toEqual([]);
+    expect((await searchNotes(view, "AFN-901")).map((h) => h.id)).not.toContain("AFN-901");
 
     pushWithGit("main", { "notes/AFN-903.md": noteFile("AFN-903", "Zanzibar ledger, published.") }, "Publish AFN-903");
     const next = await getPublishedView();
     expect(next.commit).not.toBe(view.commit);
-    expect(searchNotes(next, "zanzibar").map((h) => h.id)).toEqual(["AFN-903"]);
+    expect((await searchNotes(next, "zanzibar")).map((h) => h.id)).toEqual(["AFN-903"]);
   });
 });

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { SearchResult } from "minisearch";
 import { describe, expect, it } from "vitest";
 import type { Note } from "@/lib/notes/schema";
-import { topByFinalScore, type Scored } from "./index";
+import { topByFinalScore, type Scored } from "./engine";
 
 // The early stop in topByFinalScore must never change the answer: it is compared here with the
 // plain rule it replaces (lift every candidate whose short fields hold the exact phrase, sort all).

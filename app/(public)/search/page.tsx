@@ -44,7 +44,7 @@ export default async function SearchPage({ searchParams }: Props) {
   const q = await query(searchParams);
   const view = await getPublishedView();
   if (q) await searchReady(view);
-  const hits = q ? searchNotes(view, q, { limit: 50 }) : [];
+  const hits = q ? await searchNotes(view, q, { limit: 50 }) : [];
   return (
     <>
       <header className="page-head search-page">

@@ -15,7 +15,7 @@ export function GET(request: Request) {
     if (!limit.ok) return { status: 400, error: limit.error };
     // The first search after a start waits for the index build; other requests do not.
     await searchReady(view);
-    return { body: agentSearch(view, urls, q, limit.limit) };
+    return { body: await agentSearch(view, urls, q, limit.limit) };
   });
 }
 

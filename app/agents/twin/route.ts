@@ -53,7 +53,7 @@ export async function GET(request: Request) {
         return { body: derived(view, `twin guide ${urls.base}`, () => guideTwin(view, urls, { entry: ENTRY_BUDGET, capsule: CAPSULE_BUDGET }, MCP_TOOLS)) };
       case "search":
         if (q) await searchReady(view);
-        return { body: searchTwin(view, urls, q, q ? searchNotes(view, q, { limit: 50 }) : [], FIELD_LABEL) };
+        return { body: searchTwin(view, urls, q, q ? await searchNotes(view, q, { limit: 50 }) : [], FIELD_LABEL) };
       case "tag": {
         const tag = tagPage(view, page.tag);
         return tag ? { body: tagTwin(view, urls, tag) } : missing(`no published note has the tag "${page.tag}"`);

@@ -1,0 +1,119 @@
+import type { Worker } from "node:worker_threads";
+import type { PublishedView } from "@/lib/content/published";
+import type { Note } from "@/lib/notes/schema";
+import { SLICE_MS, type RankedHit } from "./engine";
+import type { FromWorker, ToWorker } from "./worker-protocol";
+
+// Notes per message: cloning one costs this thread about 10–20 µs, so a message is well under a
+// slice, and a slice posts as many as fit in SLICE_MS.
+const CHUNK = 50;
+
+/**
+ * The server's side of the search worker (./worker.ts). What it posts is applied in order, so it
+ * keeps one chain of posting steps: the first build (every note, posted in slices of SLICE_MS, so
+ * cloning 10,000 notes never holds a request up for long), then per commit the notes that differ
+ * from what the worker already holds, then each query. `target` is the view the worker holds once
+ * everything posted is applied. A worker that fails (an error, an exit, an error answer) is
+ * stopped, every pending answer is rejected, and the caller searches in its own thread.
+ */
+export class SearchWorker {
+  failed: Error | null = null;
+  private readonly worker: Worker;
+  private next = 1;
+  private readonly pending = new Map<number, { resolve: (value: RankedHit[] | null) => void; reject: (e: Error) => void }>();
+  private tail: Promise<void> = Promise.resolve();
+  private target: { commit: string; byId: ReadonlyMap<string, Note> } | null = null;
+  private built: Promise<void> | null = null;
+
+  constructor(spawn: () => Worker) {
+    this.worker = spawn();
+    // An idle worker never keeps the process alive (a script, a test, a server shutting down).
+    this.worker.unref();
+    this.worker.on("message", (answer: FromWorker) => {
+      const waiting = this.pending.get(answer.id);
+      this.pending.delete(answer.id);
+      if (answer.ok) waiting?.resolve(answer.value);
+      else this.fail(new Error(answer.error));
+    });
+    this.worker.on("error", (e) => this.fail(e));
+    this.worker.on("exit", (code) => this.fail(new Error(`the search worker exited with code ${code}`)));
+  }
+
+  /** Resolves once the worker holds an index (the first build, of this view); searches then move it. */
+  ready(view: PublishedView): Promise<void> {
+    if (!this.built) {
+      this.target = { commit: view.commit, byId: view.byId };
+      void this.chain(() => this.postSliced(view.notes, (notes) => ({ t: "add", notes }))).catch(() => {});
+      this.built = this.request((id) => ({ t: "at", id, commit: view.commit })).then(() => undefined);
+    }
+    return this.built;
+  }
+
+  /** The ranked hits of `query` on `view` (no passages: the caller holds the notes). */
+  async search(view: PublishedView, query: string, limit: number): Promise<RankedHit[]> {
+    await this.ready(view);
+    this.moveTo(view);
+    return (await this.request((id) => ({ t: "search", id, commit: view.commit, query, limit }))) ?? [];
+  }
+
+  /** Stop the worker (a test's end); pending answers are rejected. */
+  stop(): Promise<number> {
+    this.fail(new Error("the search worker was stopped"));
+    return this.worker.terminate();
+  }
+
+  /** Post what moves the worker's index from the target view to `view`: the notes whose object differs. */
+  private moveTo(view: PublishedView): void {
+    const from = this.target!;
+    if (from.commit === view.commit) return;
+    this.target = { commit: view.commit, byId: view.byId };
+    const changes: { old: Note | null; note: Note | null }[] = [];
+    for (const [id, old] of from.byId) {
+      const note = view.byId.get(id) ?? null;
+      if (note !== old) changes.push({ old, note });
+    }
+    for (const [id, note] of view.byId) if (!from.byId.has(id)) changes.push({ old: null, note });
+    void this.chain(() => this.postSliced(changes, (chunk) => ({ t: "move", changes: chunk }))).catch(() => {});
+    void this.request((id) => ({ t: "at", id, commit: view.commit })).catch(() => {});
+  }
+
+  private chain(post: () => void | Promise<void>): Promise<void> {
+    const done = this.tail.then(() => {
+      if (this.failed) throw this.failed;
+      return post();
+    });
+    this.tail = done.catch(() => {});
+    return done;
+  }
+
+  private request(message: (id: number) => ToWorker): Promise<RankedHit[] | null> {
+    return new Promise((resolve, reject) => {
+      this.chain(() => {
+        const id = this.next++;
+        this.pending.set(id, { resolve, reject });
+        this.worker.postMessage(message(id));
+      }).catch(reject);
+    });
+  }
+
+  private async postSliced<T>(items: readonly T[], message: (chunk: T[]) => ToWorker): Promise<void> {
+    let i = 0;
+    while (i < items.length) {
+      const until = performance.now() + SLICE_MS;
+      do {
+        this.worker.postMessage(message(items.slice(i, i + CHUNK)));
+        i += CHUNK;
+      } while (i < items.length && performance.now() < until);
+      if (i < items.length) await new Promise((resolve) => setImmediate(resolve));
+      if (this.failed) throw this.failed;
+    }
+  }
+
+  private fail(e: Error): void {
+    if (this.failed) return;
+    this.failed = e;
+    for (const { reject } of this.pending.values()) reject(e);
+    this.pending.clear();
+    void this.worker.terminate();
+  }
+}
