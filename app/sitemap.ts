@@ -1,6 +1,6 @@
 import type { MetadataRoute } from "next";
 import { getPublishedView } from "@/lib/content/published";
-import { lastChanges } from "@/lib/public/last-change";
+import { lastChanges } from "@/lib/content/last-change";
 import { siteOrigin } from "@/lib/public/origin";
 import { historyUrl, noteUrl, phaseUrl, tagUrl } from "@/lib/render/urls";
 

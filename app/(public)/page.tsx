@@ -7,7 +7,7 @@ import { RecordsExplorer } from "@/components/records-explorer";
 import { StatusBadge } from "@/components/status-badge";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING } from "@/lib/notes/schema";
-import { lastChanges } from "@/lib/public/last-change";
+import { lastChanges } from "@/lib/content/last-change";
 import { homeListing, needsUpdated, onlyStatus } from "@/lib/public/listing";
 import { pageMetadata } from "@/lib/public/meta";
 import { paginate } from "@/lib/public/paging";

@@ -5,7 +5,7 @@ import { parseFeed } from "@rowanmanning/feed-parser";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPublishedView } from "@/lib/content/published";
-import { lastChanges } from "@/lib/public/last-change";
+import { lastChanges } from "@/lib/content/last-change";
 import { git, noteFile, tempDir } from "@/lib/store/testing";
 import { studioFixture } from "@/lib/testing/studio";
 import { decodeEntities, liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";

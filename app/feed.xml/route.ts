@@ -1,7 +1,7 @@
 import { etagMatches } from "@/lib/agents/http";
 import { getPublishedView } from "@/lib/content/published";
 import { etagFor, originFor, originVary } from "@/lib/http/origin";
-import { lastChanges } from "@/lib/public/last-change";
+import { lastChanges } from "@/lib/content/last-change";
 import { atomFeed } from "./atom";
 
 /** The Atom feed: every published note, most recently changed first, read from the current published commit. */

@@ -3,11 +3,14 @@ import type { Oid } from "@/lib/store/types";
 import type { Note } from "@/lib/notes/schema";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
 import { deltaOf, isVerifiedStatus, type PhaseNoteFact } from "@/lib/rules/phase-closeout";
+import { lastChanges } from "./last-change";
 import { getPublishedView, type PublishedView } from "./published";
 
 /**
  * Phases as published on main: each phase file with its published notes and its decision delta so
- * far. Cached by the commit of main, like the published view.
+ * far. Cached by the commit of main, like the published view, and derived from the previous
+ * commit's: a note's fact (when it became verified) is read from its history only when its file
+ * changed since (see `publishedFacts`).
  */
 
 export type PhaseView = { phase: Phase; file: string; notes: Note[]; delta: string[] };
@@ -43,16 +46,26 @@ export async function readPhases(store: ContentStore, revision: string): Promise
   return read.flat();
 }
 
-let last: { commit: Oid; view: Promise<PhasesView> } | null = null;
+type State = {
+  last: { commit: Oid; view: Promise<PhasesView> } | null;
+  /** Each published note's fact, by note id and the commit that last changed its file. */
+  facts: Map<string, PhaseNoteFact>;
+};
+// On globalThis: the phase pages, llms.txt and the agents' routes are other bundle layers, and one
+// build per commit serves them all.
+const KEY = Symbol.for("field-notes.published-phases");
+const holder = globalThis as typeof globalThis & { [KEY]?: State };
+const state = (): State => (holder[KEY] ??= { last: null, facts: new Map() });
 
 /** Phases at the published view's own commit (pass the view a caller already holds), so notes and phase files agree. */
 export async function getPublishedPhases(view?: PublishedView): Promise<PhasesView> {
   const published = view ?? (await getPublishedView());
-  if (last?.commit === published.commit) return last.view;
-  const built = build(await getContentStore(), published.commit, published.notes);
-  last = { commit: published.commit, view: built };
+  const s = state();
+  if (s.last?.commit === published.commit) return s.last.view;
+  const built = build(await getContentStore(), published);
+  s.last = { commit: published.commit, view: built };
   built.catch(() => {
-    if (last?.view === built) last = null;
+    if (s.last?.view === built) s.last = null;
   });
   return built;
 }
@@ -61,8 +74,34 @@ export async function getPublishedPhase(slug: string): Promise<PhaseView | null>
   return (await getPublishedPhases()).phases.find((p) => p.phase.slug === slug) ?? null;
 }
 
-async function build(store: ContentStore, commit: Oid, notes: readonly Note[]): Promise<PhasesView> {
-  const [files, facts] = await Promise.all([readPhases(store, commit), phaseFacts(store, commit, notes)]);
+/**
+ * The published notes' facts at the view's commit. A note's fact is a function of its file's
+ * history, and that history is the same from every commit up to the next one that touches the file:
+ * so a fact is kept by note id and the commit that last changed the note (lib/content/last-change),
+ * and only the notes changed since the previous build read their history. Reading every verified
+ * note's whole history on each commit cost seconds at 10,000 notes, and grew with the history.
+ */
+async function publishedFacts(store: ContentStore, view: PublishedView): Promise<PhaseNoteFact[]> {
+  const changes = await lastChanges(view);
+  const keyOf = (note: Note) => `${note.id}\0${changes.get(note.id)?.commit ?? view.commit}`;
+  const s = state();
+  const known = s.facts;
+  const missing = view.notes.filter((note) => !known.has(keyOf(note)));
+  const read = await phaseFacts(store, view.commit, missing);
+  const facts = new Map<string, PhaseNoteFact>();
+  missing.forEach((note, i) => facts.set(keyOf(note), read[i]!));
+  for (const note of view.notes) {
+    const key = keyOf(note);
+    if (!facts.has(key)) facts.set(key, known.get(key)!);
+  }
+  // Only the notes of the newest build are kept: the map never outgrows the archive.
+  s.facts = facts;
+  return view.notes.map((note) => facts.get(keyOf(note))!);
+}
+
+async function build(store: ContentStore, view: PublishedView): Promise<PhasesView> {
+  const { commit, notes } = view;
+  const [files, facts] = await Promise.all([readPhases(store, commit), publishedFacts(store, view)]);
   // Phases in the order their newest note appears in "All decision records"; phases without notes last.
   const rank = new Map<string, number>();
   notes.forEach((n, i) => rank.set(n.phase, Math.min(rank.get(n.phase) ?? i, i)));

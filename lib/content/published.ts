@@ -1,5 +1,5 @@
 import { getContentStore, type ContentStore, type Snapshot } from "@/lib/working-copy/content-store";
-import { lastChanges, seedChanges } from "@/lib/public/last-change";
+import { lastChanges, seedChanges } from "@/lib/content/last-change";
 import { persistLater as persistReadModel, restorePersisted } from "@/lib/read-model";
 import { MAIN_REF, noMain } from "@/lib/working-copy/layout";
 import type { Oid, Revision } from "@/lib/store/types";

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { deriveView, type PublishedView } from "@/lib/content/published";
 import { parseSite, SITE_FILE } from "@/lib/content/site";
-import { nextChanges, walkChanges } from "@/lib/public/last-change";
+import { nextChanges, walkChanges } from "@/lib/content/last-change";
 import { moveIndex, newSearchIndex } from "@/lib/search";
 import { ensureContentRepo } from "@/lib/store/api";
 import { openContentStore } from "@/lib/working-copy/content-store";

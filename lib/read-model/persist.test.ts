@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { resetConfig } from "@/lib/env";
-import { lastChanges } from "@/lib/public/last-change";
+import { lastChanges } from "@/lib/content/last-change";
 import { persisted, keyByBuild } from "@/lib/read-model";
 import { noteFile, tempDir } from "@/lib/store/testing";
 import { getContentStore, openContentStore } from "@/lib/working-copy/content-store";

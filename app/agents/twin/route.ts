@@ -9,7 +9,7 @@ import { pageOf } from "@/lib/agents/twin-paths";
 import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedHistory } from "@/lib/content/published";
 import { diffNotes } from "@/lib/diff/sections";
-import { lastChanges } from "@/lib/public/last-change";
+import { lastChanges } from "@/lib/content/last-change";
 import { phasePage, tagPage } from "@/lib/public/pages";
 import { parseRecordQuery, type RecordParams } from "@/lib/public/records";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";

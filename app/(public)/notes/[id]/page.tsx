@@ -9,7 +9,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { StatusNotice } from "@/components/status-notice";
 import { SECTIONS, type Note } from "@/lib/notes/schema";
 import { changedBy } from "@/lib/public/byline";
-import { lastChange } from "@/lib/public/last-change";
+import { lastChange } from "@/lib/content/last-change";
 import { neighbors } from "@/lib/public/records";
 import { APP_IDENTITY } from "@/lib/store/api";
 import { pageMetadata } from "@/lib/public/meta";

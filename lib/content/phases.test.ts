@@ -1,0 +1,75 @@
+import fs from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { deltaOf } from "@/lib/rules/phase-closeout";
+import { noteFile, tempDir } from "@/lib/store/testing";
+
+// A real content repository seeded from content/. Set before the store is first asked for: the
+// app reads its location once.
+const dir = tempDir("published-phases");
+process.env.CONTENT_REPO = path.join(dir, "content.git");
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const { getPublishedView } = await import("./published");
+const { getPublishedPhases, phaseFacts } = await import("./phases");
+const { getContentStore } = await import("@/lib/working-copy/content-store");
+
+/**
+ * The phases' decision deltas are derived commit by commit: a note's fact (when its current run of
+ * "verified" began) is read from its history only when its file changed. After any sequence of
+ * commits (a note verified, unverified, verified again, removed, or rewritten back to an earlier
+ * text), every phase's delta must equal the one read from every note's whole history.
+ */
+
+const AUTHOR = { name: "Phases Test", email: "phases@example.org" };
+const POOL = ["AFN-301", "AFN-302", "AFN-303", "AFN-304"];
+const PHASES = ["6 architecture", "5"];
+const op = fc.record({
+  id: fc.constantFrom(...POOL),
+  action: fc.constantFrom("verify", "verify", "unverify", "remove", "previous"),
+  phase: fc.constantFrom(...PHASES),
+});
+
+describe("published phases", () => {
+  it("keep each phase's delta equal to one read from every note's whole history, commit after commit", async () => {
+    const store = await getContentStore();
+    await getPublishedView();
+    // The text each note had before its last write: "previous" writes it again (a change back).
+    const before = new Map<string, string | null>();
+    const current = new Map<string, string | null>();
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }), async (plan) => {
+        for (const [k, ops] of plan.entries()) {
+          const files: Record<string, string | null> = {};
+          for (const { id, action, phase } of ops) {
+            const file = `notes/${id}.md`;
+            const text =
+              action === "remove"
+                ? null
+                : action === "previous"
+                  ? (before.get(id) ?? null)
+                  : noteFile(id, `Step ${k} of ${id}.`, { status: action === "verify" ? "verified-checkpoint" : "hypothesis", phase });
+            files[file] = text;
+          }
+          const main = await store.resolve("main");
+          const revision = await store
+            .commit({ ref: "refs/heads/main", expected: main, author: AUTHOR, message: `Step ${k}`, changes: files })
+            .catch((e: Error) => (e.name === "NothingToCommitError" ? null : Promise.reject(e)));
+          if (!revision) continue;
+          for (const id of Object.keys(files).map((f) => f.slice(6, -3))) {
+            before.set(id, current.get(id) ?? null);
+            current.set(id, files[`notes/${id}.md`] ?? null);
+          }
+
+          const view = await getPublishedView();
+          expect(view.commit).toBe(revision.commit);
+          const { phases } = await getPublishedPhases(view);
+          const facts = await phaseFacts(store, view.commit, view.notes);
+          for (const p of phases) expect(p.delta, p.phase.name).toEqual(deltaOf(p.phase, facts));
+        }
+      }),
+      { numRuns: 15 },
+    );
+  }, 120_000);
+});
