@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { commitWithGit } from "./support/content-repo";
+import { commitWithGit, mainCommit } from "./support/content-repo";
 
 /**
  * Public pages come from a per-commit page cache: a repeated request carries the commit in its
@@ -99,5 +99,45 @@ test("a query asked for the first time already names its commit, in its ETag and
     expect(commit, url).toMatch(/^[0-9a-f]{40}$/);
     expect(first.headers()["etag"], url).toContain(commit!);
     expect((await request.get(url, { headers: { "If-None-Match": first.headers()["etag"]! } })).status(), url).toBe(304);
+  }
+});
+
+/** The pages kept on disk for `commit` (lib/read-model/pages.ts): key → body. */
+function pagesOnDisk(commit: string): Map<string, string> {
+  const pages = new Map<string, string>();
+  const root = path.join(process.env.E2E_DATA_DIR!, "read-model");
+  for (const build of fs.existsSync(root) ? fs.readdirSync(root) : []) {
+    const folder = path.join(root, build, "pages", commit);
+    for (const name of fs.existsSync(folder) ? fs.readdirSync(folder) : []) {
+      if (!name.endsWith(".page")) continue;
+      const bytes = fs.readFileSync(path.join(folder, name));
+      const newline = bytes.indexOf(10);
+      const head = JSON.parse(bytes.subarray(9, newline).toString("utf8")) as { key: string };
+      pages.set(head.key, bytes.subarray(newline + 1).toString("utf8"));
+    }
+  }
+  return pages;
+}
+
+test("home and the agents' index are rendered ahead for a new commit and kept for a restart, unasked", async ({ request }) => {
+  for (const url of ["/", "/agents/index.json"]) expect((await request.get(url)).status(), url).toBe(200);
+  const wanted = (key: string) => / (\/|\/agents\/index\.json)$/.test(key);
+  // Other tests commit to main too; a commit that main left before its pages were rendered is tried again.
+  for (let attempt = 1; ; attempt++) {
+    const title = `Grebe ledger rendered ahead ${attempt}`;
+    const commit = commitWithGit({ "notes/AFN-965.md": noteFrom("AFN-965", title, "verified-checkpoint") }, { message: `Publish AFN-965 (${attempt})` });
+    // A capsule tells the server that main moved; nobody asks for the entry points under this commit.
+    expect((await request.get("/agents/capsules/AFN-002.json")).status()).toBe(200);
+    let kept = new Map<string, string>();
+    for (let i = 0; i < 50 && [...kept.keys()].filter(wanted).length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      kept = pagesOnDisk(commit);
+    }
+    const keys = [...kept.keys()].filter(wanted);
+    if (keys.length < 2 && attempt < 3 && mainCommit() !== commit) continue;
+    expect(keys.map((k) => k.split(" ")[0] + " " + k.split(" ").pop()).sort()).toEqual(["agent /agents/index.json", "page /"]);
+    const home = [...kept].find(([k]) => k.startsWith("page ") && k.endsWith(" /"))![1];
+    expect(home).toContain(title);
+    return;
   }
 });

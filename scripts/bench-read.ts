@@ -17,7 +17,8 @@ import { QUERIES } from "./support/bench-queries";
  * generated notes), req/s and p99 of every public page and agent format as a ratio of a static
  * file served by the same server, in interleaved rounds (autocannon, 16 connections), medians;
  * then capsule p99 while a commit is being indexed, search latency (HTTP and in-process), start to
- * first 200 (cold, then warm from the persisted read model), the first request after a one-note commit,
+ * first 200 (cold, then warm from the persisted read model: on the same commit, and after a commit
+ * made while the server was down), the first request after a one-note commit,
  * response sizes and the server's RSS. Prints a table per size and, last, one JSON line.
  *
  * "Does a request wait on indexing" is measured twice: at 16 connections (the first figure; on 2
@@ -158,6 +159,7 @@ async function main() {
       static_start_ms: large.staticStart,
       start_to_first_200_ms: large.coldStart,
       warm_start_ms: large.warmStart,
+      warm_start_moved_ms: large.warmStartMoved,
       first_after_commit_ms: large.firstAfterCommit["/"],
       first_after_commit_index_json_ms: large.firstAfterCommit["/agents/index.json"],
       first_after_commit_search_ms: large.firstAfterCommit["/agents/search.json"],
@@ -199,6 +201,7 @@ type SizeResult = {
   staticStart: number;
   coldStart: number;
   warmStart: number;
+  warmStartMoved: number;
   firstAfterCommit: Record<string, number>;
   sizes: Record<string, number>;
   rssMb: number;
@@ -354,6 +357,12 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     server = await startServer(dataDir);
     const warmStart = server.firstOk;
     await stopServer(server);
+    // And once more after a commit made while it was down (plain git, a push to the remote): no
+    // page of the new commit is on disk, so / waits for the read model and a render.
+    await commitOne();
+    server = await startServer(dataDir);
+    const warmStartMoved = server.firstOk;
+    await stopServer(server);
 
     const searchInProcess = await inProcessSearch(dataDir, gitdir);
     const extras: Row[] = [
@@ -370,6 +379,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       { measure: "start to first 200 of the static file (the floor, ms)", value: ms(staticStart) },
       { measure: "start to first 200 of / (cold, ms)", value: ms(coldStart) },
       { measure: "start to first 200 of / (warm, ms)", value: ms(warmStart) },
+      { measure: "start to first 200 of / (warm, main moved while down, ms)", value: ms(warmStartMoved) },
       { measure: "read model persisted for main's commit before the restart", value: persistedHead ? "yes" : "no (timed out)" },
       ...Object.entries(firstAfterCommit).map(([k, v]) => ({ measure: `first ${k} after a one-note commit (ms)`, value: v })),
       ...Object.entries(sizes).map(([k, v]) => ({ measure: `size of ${k} (bytes, uncompressed)`, value: v })),
@@ -389,6 +399,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       staticStart: ms(staticStart),
       coldStart: ms(coldStart),
       warmStart: ms(warmStart),
+      warmStartMoved: ms(warmStartMoved),
       firstAfterCommit,
       sizes,
       rssMb: rssRun,

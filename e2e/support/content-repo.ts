@@ -65,6 +65,11 @@ export function commitWithGit(
   }
 }
 
+/** The commit `main` of the content repository names now, read with plain git. */
+export function mainCommit(): string {
+  return git(contentRepoPath(), "rev-parse", "refs/heads/main").trim();
+}
+
 /** The content of a file on a branch of the content repository, read with plain git. */
 export function readWithGit(file: string, branch = "main"): string {
   return git(contentRepoPath(), "show", `${branch}:${file}`);

@@ -22,7 +22,9 @@ import { etagFor, originVary, requestOrigin } from "./origin";
  * (Content-Security-Policy with the commit's nonce) included, and the missing request is answered
  * with it. A render that cannot be kept (not a 200, main moved meanwhile) leaves the request to
  * render as usual. Kept pages of main's commit are also written to disk (lib/read-model/pages.ts,
- * except per-query answers), so a restart on the same commit answers them from there.
+ * except per-query answers), so a restart on the same commit answers them from there. The entry
+ * points (home, the agents' index) are rendered ahead for each new commit, so they are on
+ * disk for a restart even when no reader asked for them under that commit (`renderAhead`).
  *
  * Agent formats (the index, capsules, notes' .md/.txt/.json, llms.txt, search.json) are kept the
  * same way (`cachedAgentFormat`, asked before the Markdown-twin rewrite, since they are chosen by
@@ -51,9 +53,20 @@ export const PAGE_CACHE_CONTROL = "public, no-cache";
 const MAX_PAGES = 256;
 // Per-query keys remembered as asked once, per commit (past it, the memory starts over).
 const MAX_ASKED = 4096;
+// The entry points rendered ahead for each new commit (see `renderAhead`): home and the agents'
+// index, with no query string; per origin asked, the newest few. Both are derived from the view
+// alone. llms.txt is not: it lists the phases, whose first build in a process reads the history of
+// every verified note (lib/content/phases.ts), work a reader asking for it should start, not a commit.
+const AHEAD = /^\/(agents\/index\.json)?$/;
+const MAX_AHEAD = 4;
+// How long after a request first sees a new commit the entry points are rendered: commits come in
+// bursts (a push, a review's several writes), and the request that saw it goes first.
+const AHEAD_DELAY_MS = 300;
 
 type Kind = "page" | "agent";
 type Entry = { kind: Kind; headers: [string, string][] };
+/** How to render a page again: its URL and the request headers a fill passes on. */
+type Ask = { kind: Kind; path: string; search: string; headers: Record<string, string> };
 type State = {
   commit: string | null;
   pages: Map<string, Entry>;
@@ -64,10 +77,13 @@ type State = {
   disk: Map<string, Promise<Entry | undefined>>;
   /** Per-query keys asked once for this commit and not kept (see `cached`). */
   asked: Set<string>;
+  /** Entry points asked for, by key, oldest first; kept across commits (see `renderAhead`). */
+  ahead: Map<string, Ask>;
 };
 const KEY = Symbol.for("field-notes.page-cache");
 const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Map(), view: {}, disk: new Map(), asked: new Set() });
+const state = (): State =>
+  (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Map(), view: {}, disk: new Map(), asked: new Set(), ahead: new Map() });
 
 /** Whether this request may be answered from, or fill, the page cache. */
 function cacheable(request: NextRequest, kind: Kind): boolean {
@@ -108,12 +124,14 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
     s.view = {};
     s.disk = new Map();
     s.asked = new Set();
+    renderAhead(commit);
   }
   const origin = requestOrigin(request.headers);
   const url = `${request.nextUrl.pathname}${request.nextUrl.search}`;
   const etag = etagFor(commit, `page.${createHash("sha256").update(url).digest("hex").slice(0, 12)}`, origin);
   const vary = ["Accept-Encoding", "Accept", originVary()].filter(Boolean).join(", ");
   const key = `${kind} ${origin} ${url}`;
+  if (!request.nextUrl.search && AHEAD.test(request.nextUrl.pathname)) rememberAhead(s, key, askOf(request, kind));
   let entry = s.pages.get(key);
   // Not in memory: a previous run of this build may have kept it for this very commit (a restart).
   if (!entry) {
@@ -136,7 +154,7 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
     }
     let filling = s.filling.get(key);
     if (!filling && count(s, kind) < MAX_PAGES) {
-      const started = fill(request, commit, key, kind).catch(() => undefined);
+      const started = fill(askOf(request, kind), commit, key).catch(() => undefined);
       s.filling.set(key, (filling = started));
       void started.finally(() => {
         if (state().filling.get(key) === started) state().filling.delete(key);
@@ -205,16 +223,52 @@ function count(s: State, kind: Kind): number {
   return n;
 }
 
-/** Render the page once more, through this server, and keep it if it is a 200 HTML page (or agent format) of `commit`. */
-async function fill(request: NextRequest, commit: string, key: string, kind: Kind): Promise<void> {
-  const self = process.env.__NEXT_PRIVATE_ORIGIN;
-  if (!self) return;
-  const target = new URL(`${request.nextUrl.pathname}${request.nextUrl.search}`, self);
-  const headers: Record<string, string> = { [FILL_HEADER]: FILL_TOKEN, "accept-encoding": "identity" };
+/** The URL and headers that render `request`'s page again. */
+function askOf(request: NextRequest, kind: Kind): Ask {
+  const headers: Record<string, string> = {};
   for (const name of ["host", "x-forwarded-host", "x-forwarded-proto", "accept", "accept-language"]) {
     const v = request.headers.get(name);
     if (v) headers[name] = v;
   }
+  return { kind, path: request.nextUrl.pathname, search: request.nextUrl.search, headers };
+}
+
+function rememberAhead(s: State, key: string, ask: Ask): void {
+  s.ahead.delete(key);
+  s.ahead.set(key, ask);
+  if (s.ahead.size > MAX_AHEAD) s.ahead.delete(s.ahead.keys().next().value!);
+}
+
+/**
+ * Render the entry points (home, the agents' index) asked for under earlier commits
+ * again for `commit`, one after another, a moment after a request first saw it: the next reader
+ * of each finds it kept, and it is written to disk, so a server restarted on this commit answers
+ * it at once instead of loading its read model and rendering (bench:read's warm start). One render
+ * per entry point per commit, on the request thread but between requests; skipped for a page
+ * already kept or being rendered, and given up as soon as main moves on.
+ */
+function renderAhead(commit: string): void {
+  const timer = setTimeout(async () => {
+    for (const [key, ask] of [...state().ahead]) {
+      const s = state();
+      if (s.commit !== commit) return;
+      if (s.pages.has(key) || s.filling.has(key) || count(s, ask.kind) >= MAX_PAGES) continue;
+      const started = fill(ask, commit, key).catch(() => undefined);
+      s.filling.set(key, started);
+      await started;
+      if (state().filling.get(key) === started) state().filling.delete(key);
+    }
+  }, AHEAD_DELAY_MS);
+  timer.unref();
+}
+
+/** Render the page once more, through this server, and keep it if it is a 200 HTML page (or agent format) of `commit`. */
+async function fill(ask: Ask, commit: string, key: string): Promise<void> {
+  const self = process.env.__NEXT_PRIVATE_ORIGIN;
+  if (!self) return;
+  const { kind } = ask;
+  const target = new URL(`${ask.path}${ask.search}`, self);
+  const headers: Record<string, string> = { ...ask.headers, [FILL_HEADER]: FILL_TOKEN, "accept-encoding": "identity" };
   const answer = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer } | null>((resolve) => {
     const req = http.request(target, { method: "GET", headers, timeout: 60_000 }, (res) => {
       const chunks: Buffer[] = [];
@@ -240,5 +294,5 @@ async function fill(request: NextRequest, commit: string, key: string, kind: Kin
   await cachedBytes(s.view as never, key, async () => answer.body.toString("utf8"));
   s.pages.set(key, { kind, headers: kept });
   // On disk for the next start, behind this answer (a failed write costs only that).
-  if (!PER_QUERY.test(request.nextUrl.pathname)) void persistPage(commit, { kind, key, headers: kept, body: answer.body });
+  if (!PER_QUERY.test(ask.path)) void persistPage(commit, { kind, key, headers: kept, body: answer.body });
 }
