@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noteFile } from "@/lib/store/testing";
 import { commitWithGit as commitWithGitTo } from "@/lib/testing/plain-git";
@@ -11,7 +12,8 @@ import { commitWithGit as commitWithGitTo } from "@/lib/testing/plain-git";
  * MCP tool calls answered from the per-commit kept answers (lib/agents/mcp-answers.ts), through the
  * real route handler, a real MCP client and a real repository changed with plain git: a repeated
  * call gets the same result under its own id, a new commit is seen at once, and the transport's
- * checks still refuse a request the real server would refuse.
+ * checks still refuse a request the real server would refuse. The proxy's lookup (`keptAnswerFor`)
+ * answers exactly what the route kept, and leaves everything else, body and all, to the route.
  */
 
 const SITE = "http://notes.test:3000";
@@ -21,19 +23,20 @@ process.env.SITE_URL = SITE;
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 let post: (request: Request) => Promise<Response>;
+let keptAnswerFor: (request: NextRequest) => Promise<Response | null>;
 beforeAll(async () => {
   post = (await import("@/app/agents/mcp/route")).POST;
+  keptAnswerFor = (await import("@/lib/agents/mcp-answers")).keptAnswerFor;
 });
 
 const HEADERS = { host: "notes.test:3000", "content-type": "application/json", accept: "application/json, text/event-stream" };
+const callBody = (id: number | string, query: string) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_notes", arguments: { query } } });
 const call = (id: number, query: string, headers: Record<string, string> = HEADERS) =>
-  post(
-    new Request(`${SITE}/agents/mcp`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_notes", arguments: { query } } }),
-    }),
-  );
+  post(new Request(`${SITE}/agents/mcp`, { method: "POST", headers, body: callBody(id, query) }));
+/** The request as the proxy sees it. */
+const atProxy = (body: string, headers: Record<string, string> = HEADERS, method = "POST", path = "/agents/mcp") =>
+  new NextRequest(`${SITE}${path}`, { method, headers, body: method === "GET" ? undefined : body });
 
 const commitWithGit = (files: Record<string, string>) => commitWithGitTo(path.join(dataDir, "content.git"), files);
 
@@ -72,5 +75,38 @@ describe("a repeated MCP tool call", () => {
       expect((result.structuredContent as { results: { id: string }[] }).results[0]?.id).toBe("AFN-016");
     }
     await client.close();
+  });
+
+  it("is answered by the proxy's lookup once the route kept it, and nothing else is", async () => {
+    const query = "proxy lookup heron";
+    expect(await keptAnswerFor(atProxy(callBody(6, query)))).toBeNull();
+    const first = await call(6, query);
+    const routeBody = await first.text();
+    const byProxy = await keptAnswerFor(atProxy(callBody(6, query)));
+    expect(byProxy).not.toBeNull();
+    // What the route answers for a kept call, to the byte and header.
+    const byRoute = await call(6, query);
+    const kept = await byRoute.text();
+    expect(await byProxy!.text()).toBe(kept);
+    expect(JSON.parse(kept)).toEqual(JSON.parse(routeBody));
+    for (const name of ["content-type", "x-content-commit", "cache-control"]) expect(byProxy!.headers.get(name), name).toBe(byRoute.headers.get(name));
+    const other = await keptAnswerFor(atProxy(callBody("seven", query)));
+    expect(JSON.parse(await other!.text()).id).toBe("seven");
+
+    const notKept = [
+      atProxy(callBody(8, query), { ...HEADERS, origin: "http://evil.example" }),
+      atProxy(callBody(8, query), { ...HEADERS, host: "rebound.evil.example" }),
+      atProxy(`[${callBody(8, query)}]`),
+      atProxy(callBody(8, query), { ...HEADERS, accept: "application/json" }),
+      atProxy(callBody(8, query), HEADERS, "PUT"),
+      atProxy(callBody(8, query), HEADERS, "POST", "/agents/mcp/"),
+      atProxy(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list" })),
+    ];
+    for (const request of notKept) {
+      expect(await keptAnswerFor(request), `${request.method} ${request.nextUrl.pathname} ${[...request.headers].join(" ")}`).toBeNull();
+      // The lookup read a clone: the request still has its whole body for the route.
+      expect(request.bodyUsed).toBe(false);
+      expect(await request.text()).toMatch(/"id":8/);
+    }
   });
 });

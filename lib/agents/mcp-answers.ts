@@ -1,4 +1,10 @@
+import type { NextRequest } from "next/server";
+import { siteBase } from "@/lib/agents/http";
+import { foreignReason } from "@/lib/agents/own-origin";
+import { agentUrls } from "@/lib/agents/urls";
 import { Lru } from "@/lib/store/lru";
+import { getContentStore } from "@/lib/working-copy/content-store";
+import { MAIN_REF } from "@/lib/working-copy/layout";
 
 /**
  * MCP tool results kept per commit, so a repeated `tools/call` (an agent searching again, many
@@ -12,13 +18,26 @@ import { Lru } from "@/lib/store/lru";
  * here only if the very same request was answered 200 by the real server before. Only the
  * JSON-RPC id differs between hits; it is the caller's. Errors (a protocol error, a bad request)
  * are never kept, and a miss goes through the SDK untouched.
+ *
+ * Two layers answer from here. The route (app/agents/mcp/route.ts) keeps every 200 result and
+ * answers a kept one itself; the proxy (proxy.ts, `keptAnswerFor`) answers a kept one before the
+ * request reaches the route at all, as it does for GET agent formats (lib/http/page-cache.ts),
+ * because a kept answer through a route handler still cost half the server's throughput (Next's
+ * request adaptation, streams and clones around a lookup). The two share the key (this module's
+ * `toolCallOf`, main's commit read fresh from the ref, the origin by the route's own rule) and the
+ * kept results: Next loads this module once per bundle layer, so they live on `globalThis`.
  */
 
+const MCP_PATH = "/agents/mcp";
 // Larger calls are not kept (a query is at most 500 characters, so a real call is far smaller).
 const MAX_BODY = 16_384;
 // A whole note's text can be large; such results are cheap to rebuild relative to their size.
 const MAX_RESULT = 65_536;
-const kept = new Lru<string, string>(512);
+// On globalThis: the proxy and the route handler are separate bundle layers, each with its own copy
+// of this module, and the proxy can only answer what the route kept.
+const KEY = Symbol.for("field-notes.mcp-answers");
+const holder = globalThis as typeof globalThis & { [KEY]?: Lru<string, string> };
+const kept = (): Lru<string, string> => (holder[KEY] ??= new Lru<string, string>(512));
 
 type Call = { key: string; id: string | number };
 
@@ -43,7 +62,7 @@ export async function toolCallOf(request: Request, commit: string, origin: strin
 }
 
 export function keptAnswer(call: Call, commit: string): Response | null {
-  const result = kept.get(call.key);
+  const result = kept().get(call.key);
   if (result === undefined) return null;
   const body = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
   return new Response(body, { status: 200, headers: { "Content-Type": "application/json", "X-Content-Commit": commit, "Cache-Control": "no-store" } });
@@ -62,5 +81,30 @@ export function keepAnswer(call: Call, status: number, contentType: string | nul
   if (result === undefined || id !== call.id) return;
   const text = JSON.stringify(result);
   if (text.length > MAX_RESULT) return;
-  kept.set(call.key, text);
+  kept().set(call.key, text);
+}
+
+/**
+ * For the proxy: the kept answer to this request if it is a single `tools/call` POSTed to the MCP
+ * endpoint that the route already answered 200 for main's current commit, this origin and these
+ * headers; null for anything else, which then goes on to the route unchanged (the proxy reads a
+ * clone of the body, and Next hands the route its own copy). The route's checks come first: a
+ * request from a foreign Host or Origin is left to the route, which refuses it with its reason.
+ * Main's commit is read from the ref on every request, as the route's published view reads it, so
+ * a commit made with plain git is a new key on the very next request.
+ */
+export async function keptAnswerFor(request: NextRequest): Promise<Response | null> {
+  if (request.method !== "POST" || request.nextUrl.pathname !== MCP_PATH || kept().size === 0) return null;
+  if (foreignReason(request.headers)) return null;
+  let commit: string | null;
+  let origin: string;
+  try {
+    commit = await (await getContentStore()).resolve(MAIN_REF);
+    origin = agentUrls(siteBase(request)).base;
+  } catch {
+    return null;
+  }
+  if (!commit) return null;
+  const call = await toolCallOf(request, commit, origin);
+  return call && keptAnswer(call, commit);
 }

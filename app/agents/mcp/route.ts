@@ -26,7 +26,8 @@ export async function POST(request: Request): Promise<Response> {
   } catch (e) {
     return rpcError(503, -32603, `the published notes are unavailable: ${(e as Error).message}`);
   }
-  // A tool call answered before on this commit needs no server (lib/agents/mcp-answers.ts).
+  // A tool call answered before on this commit needs no server (lib/agents/mcp-answers.ts). The
+  // proxy answers most of these before they get here; this one was kept since the proxy looked.
   const call = await toolCallOf(request, view.commit, urls.base);
   const known = call && keptAnswer(call, view.commit);
   if (known) return known;
