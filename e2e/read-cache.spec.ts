@@ -226,6 +226,7 @@ test("a repeated MCP tool call is answered from memory under its own id, a plain
   if (own.h["x-content-commit"] === commit) expect(own.by).toBe("proxy");
 
   // A note with the word, committed with plain git: the very next call has it, under the new commit.
+  // (A miss, its body read by the proxy first: the route still gets all of it.)
   commitWithGit(
     { "notes/AFN-966.md": noteFrom("AFN-966", `${word} ledger read through MCP`, "verified-checkpoint") },
     { message: "Publish AFN-966 with plain git" },
@@ -258,6 +259,8 @@ test("a repeated MCP tool call is answered from memory under its own id, a plain
     }),
   );
   try {
+    // Read by the proxy too (any POST there, once a call is kept), then answered by the route in full.
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("search_notes");
     const results: { id: string }[][] = [];
     for (let i = 0; i < 3; i++) {
       const found = await client.callTool({ name: "search_notes", arguments: { query: word } });

@@ -13,7 +13,7 @@ import { commitWithGit as commitWithGitTo } from "@/lib/testing/plain-git";
  * real route handler, a real MCP client and a real repository changed with plain git: a repeated
  * call gets the same result under its own id, a new commit is seen at once, and the transport's
  * checks still refuse a request the real server would refuse. The proxy's lookup (`keptAnswerFor`)
- * answers exactly what the route kept, and leaves everything else, body and all, to the route.
+ * answers exactly what the route kept, and leaves everything else to the route.
  */
 
 const SITE = "http://notes.test:3000";
@@ -102,11 +102,10 @@ describe("a repeated MCP tool call", () => {
       atProxy(callBody(8, query), HEADERS, "POST", "/agents/mcp/"),
       atProxy(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list" })),
     ];
+    // (That the route still gets the whole body after the proxy read it is Next's doing, its own
+    // copy of the body: e2e/read-cache.spec.ts holds a production server to it.)
     for (const request of notKept) {
       expect(await keptAnswerFor(request), `${request.method} ${request.nextUrl.pathname} ${[...request.headers].join(" ")}`).toBeNull();
-      // The lookup read a clone: the request still has its whole body for the route.
-      expect(request.bodyUsed).toBe(false);
-      expect(await request.text()).toMatch(/"id":8/);
     }
   });
 });

@@ -41,12 +41,19 @@ const kept = (): Lru<string, string> => (holder[KEY] ??= new Lru<string, string>
 
 type Call = { key: string; id: string | number };
 
-/** The cache key and id of a single JSON-RPC `tools/call` request, or null for anything else. */
-export async function toolCallOf(request: Request, commit: string, origin: string): Promise<Call | null> {
+/**
+ * The cache key and id of a single JSON-RPC `tools/call` request, or null for anything else. The
+ * body is read from a clone: the transport reads the request itself afterwards.
+ */
+export function toolCallOf(request: Request, commit: string, origin: string): Promise<Call | null> {
+  return callOf(request, commit, origin, () => request.clone().text());
+}
+
+async function callOf(request: Request, commit: string, origin: string, read: () => Promise<string>): Promise<Call | null> {
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) return null;
   let message: unknown;
   try {
-    const text = await request.clone().text();
+    const text = await read();
     if (text.length > MAX_BODY) return null;
     message = JSON.parse(text);
   } catch {
@@ -87,11 +94,17 @@ export function keepAnswer(call: Call, status: number, contentType: string | nul
 /**
  * For the proxy: the kept answer to this request if it is a single `tools/call` POSTed to the MCP
  * endpoint that the route already answered 200 for main's current commit, this origin and these
- * headers; null for anything else, which then goes on to the route unchanged (the proxy reads a
- * clone of the body, and Next hands the route its own copy). The route's checks come first: a
- * request from a foreign Host or Origin is left to the route, which refuses it with its reason.
- * Main's commit is read from the ref on every request, as the route's published view reads it, so
- * a commit made with plain git is a new key on the very next request.
+ * headers; null for anything else, which then goes on to the route unchanged. The route's checks
+ * come first: a request from a foreign Host or Origin is left to the route, which refuses it with
+ * its reason. Main's commit is read from the ref on every request, as the route's published view
+ * reads it, so a commit made with plain git is a new key on the very next request.
+ *
+ * The body is read as it is, not from a clone: the proxy's request body is already its own copy
+ * (Next's server tees the incoming body, one branch for the proxy, the other buffered and handed to
+ * the route; next/dist/server/body-streams.js), so the route gets the whole body whether or not it
+ * was read here (checked against a production server, chunked and up to 200 KB). Cloning it once
+ * more (undici's Request and a stream tee) cost 50–80 µs a call, more than the whole lookup but for
+ * reading main's ref.
  */
 export async function keptAnswerFor(request: NextRequest): Promise<Response | null> {
   if (request.method !== "POST" || request.nextUrl.pathname !== MCP_PATH || kept().size === 0) return null;
@@ -105,6 +118,6 @@ export async function keptAnswerFor(request: NextRequest): Promise<Response | nu
     return null;
   }
   if (!commit) return null;
-  const call = await toolCallOf(request, commit, origin);
+  const call = await callOf(request, commit, origin, () => request.text());
   return call && keptAnswer(call, commit);
 }
