@@ -36,8 +36,12 @@ const MAX_RESULT = 65_536;
 // On globalThis: the proxy and the route handler are separate bundle layers, each with its own copy
 // of this module, and the proxy can only answer what the route kept.
 const KEY = Symbol.for("field-notes.mcp-answers");
-const holder = globalThis as typeof globalThis & { [KEY]?: Lru<string, string> };
-const kept = (): Lru<string, string> => (holder[KEY] ??= new Lru<string, string>(512));
+const holder = globalThis as typeof globalThis & { [KEY]?: Lru<string, Buffer> };
+const kept = (): Lru<string, Buffer> => (holder[KEY] ??= new Lru<string, Buffer>(512));
+// A kept result is its UTF-8 bytes, and an answer is those between the two ends: a 13 KB string
+// body cost undici a well-formedness scan and an encoding on every answer (about 170 µs, a
+// microbenchmark's figure), bytes next to nothing.
+const RESULT_OPEN = Buffer.from('{"result":');
 
 type Call = { key: string; id: string | number };
 
@@ -71,8 +75,11 @@ async function callOf(request: Request, commit: string, origin: string, read: ()
 export function keptAnswer(call: Call, commit: string): Response | null {
   const result = kept().get(call.key);
   if (result === undefined) return null;
-  const body = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
-  return new Response(body, { status: 200, headers: { "Content-Type": "application/json", "X-Content-Commit": commit, "Cache-Control": "no-store" } });
+  const body = Buffer.concat([RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`)]);
+  return new Response(body as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: { "Content-Type": "application/json", "X-Content-Commit": commit, "Cache-Control": "no-store" },
+  });
 }
 
 /** Keep the result of the real server's 200 JSON answer to `call`. */
@@ -88,7 +95,7 @@ export function keepAnswer(call: Call, status: number, contentType: string | nul
   if (result === undefined || id !== call.id) return;
   const text = JSON.stringify(result);
   if (text.length > MAX_RESULT) return;
-  kept().set(call.key, text);
+  kept().set(call.key, Buffer.from(text));
 }
 
 /**
