@@ -267,7 +267,9 @@ test("a repeated MCP tool call is answered from memory under its own id, a plain
       results.push((found.structuredContent as { results: { id: string }[] }).results);
     }
     for (const r of results) expect(r.map((x) => x.id)).toContain("AFN-966");
-    expect(results[1]).toEqual(results[0]);
+    // Another test may commit to main between two calls: only answers of the same commit agree (scores move with the archive).
+    const commits = layers.map((l) => l.split(" ")[1]);
+    for (let i = 1; i < results.length; i++) if (commits[i] === commits[i - 1]) expect(results[i]).toEqual(results[i - 1]);
     // The client's calls carry MCP-Protocol-Version, a header the raw calls above did not send: a new key.
     expect(layers[0]).toMatch(/^route /);
     // Past the first, a call under the same commit as the one before it is the proxy's.
