@@ -1,7 +1,7 @@
 import type { Worker } from "node:worker_threads";
 import type { PublishedView } from "@/lib/content/published";
 import type { Note } from "@/lib/notes/schema";
-import { SLICE_MS, type RankedHit } from "./engine";
+import { noteChanges, SLICE_MS, type RankedHit } from "./engine";
 import type { FromWorker, ToWorker } from "./worker-protocol";
 
 // Notes per message: cloning one costs this thread about 10–20 µs, so a message is well under a
@@ -67,12 +67,7 @@ export class SearchWorker {
     const from = this.target!;
     if (from.commit === view.commit) return;
     this.target = { commit: view.commit, byId: view.byId };
-    const changes: { old: Note | null; note: Note | null }[] = [];
-    for (const [id, old] of from.byId) {
-      const note = view.byId.get(id) ?? null;
-      if (note !== old) changes.push({ old, note });
-    }
-    for (const [id, note] of view.byId) if (!from.byId.has(id)) changes.push({ old: null, note });
+    const changes = [...noteChanges(from.byId, view.byId)];
     void this.chain(() => this.postSliced(changes, (chunk) => ({ t: "move", changes: chunk }))).catch(() => {});
     void this.request((id) => ({ t: "at", id, commit: view.commit })).catch(() => {});
   }
