@@ -160,6 +160,8 @@ async function main() {
       start_to_first_200_ms: large.coldStart,
       warm_start_ms: large.warmStart,
       warm_start_moved_ms: large.warmStartMoved,
+      warm_first_search_ms: large.warmSearch,
+      warm_moved_first_search_ms: large.warmSearchMoved,
       first_after_commit_ms: large.firstAfterCommit["/"],
       first_after_commit_index_json_ms: large.firstAfterCommit["/agents/index.json"],
       first_after_commit_search_ms: large.firstAfterCommit["/agents/search.json"],
@@ -202,6 +204,8 @@ type SizeResult = {
   coldStart: number;
   warmStart: number;
   warmStartMoved: number;
+  warmSearch: number;
+  warmSearchMoved: number;
   firstAfterCommit: Record<string, number>;
   sizes: Record<string, number>;
   rssMb: number;
@@ -350,18 +354,30 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     // The server persists its read model a moment after each commit (lib/read-model): stop it only
     // once that names main's commit, as a server that ran a few seconds more would have.
     const persistedHead = await waitForPersisted(dataDir, (await store.resolve("main"))!);
+    // The search worker saves its index once the commit has settled (2 s of quiet, lib/search/worker.ts).
+    await fetchText(`/agents/search.json?q=settled`);
+    const savedIndex = await waitForPersisted(dataDir, (await store.resolve("main"))!, "search-index.json", 400);
     const rssRun = rss.stop();
     await stopServer(server);
 
-    // Warm start: the same data folder, with whatever the server persisted.
+    // Warm start: the same data folder, with whatever the server persisted; then the first search,
+    // which loads the saved index instead of building one.
+    const firstSearch = async () => {
+      const t = performance.now();
+      await fetchText(`/agents/search.json?q=after+a+restart`);
+      return ms(performance.now() - t);
+    };
     server = await startServer(dataDir);
     const warmStart = server.firstOk;
+    const warmSearch = await firstSearch();
     await stopServer(server);
     // And once more after a commit made while it was down (plain git, a push to the remote): no
-    // page of the new commit is on disk, so / waits for the read model and a render.
+    // page of the new commit is on disk, so / waits for the read model and a render; the saved
+    // index is moved by the one changed note.
     await commitOne();
     server = await startServer(dataDir);
     const warmStartMoved = server.firstOk;
+    const warmSearchMoved = await firstSearch();
     await stopServer(server);
 
     const searchInProcess = await inProcessSearch(dataDir, gitdir);
@@ -380,6 +396,8 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       { measure: "start to first 200 of / (cold, ms)", value: ms(coldStart) },
       { measure: "start to first 200 of / (warm, ms)", value: ms(warmStart) },
       { measure: "start to first 200 of / (warm, main moved while down, ms)", value: ms(warmStartMoved) },
+      { measure: "search index saved for main's commit before the restart", value: savedIndex ? "yes" : "NO" },
+      { measure: "first search after a warm start / after main moved while down (ms)", value: `${warmSearch} / ${warmSearchMoved}` },
       { measure: "read model persisted for main's commit before the restart", value: persistedHead ? "yes" : "no (timed out)" },
       ...Object.entries(firstAfterCommit).map(([k, v]) => ({ measure: `first ${k} after a one-note commit (ms)`, value: v })),
       ...Object.entries(sizes).map(([k, v]) => ({ measure: `size of ${k} (bytes, uncompressed)`, value: v })),
@@ -400,6 +418,8 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       coldStart: ms(coldStart),
       warmStart: ms(warmStart),
       warmStartMoved: ms(warmStartMoved),
+      warmSearch,
+      warmSearchMoved,
       firstAfterCommit,
       sizes,
       rssMb: rssRun,
@@ -421,16 +441,27 @@ async function buildArchive(gitdir: string, notes: number) {
 }
 
 /** Waits (up to 20 s) until the persisted read model's head names `commit`; false if it never does. */
-async function waitForPersisted(dataDir: string, commit: string): Promise<boolean> {
+async function waitForPersisted(dataDir: string, commit: string, file = "head.json", tries = 200): Promise<boolean> {
   const root = path.join(dataDir, "read-model");
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < tries; i++) {
     for (const build of fs.existsSync(root) ? fs.readdirSync(root) : []) {
-      const head = path.join(root, build, "head.json");
-      if (fs.existsSync(head) && fs.readFileSync(head, "utf8").includes(`"commit":"${commit}"`)) return true;
+      const saved = path.join(root, build, file);
+      if (fs.existsSync(saved) && startOf(saved).includes(`"commit":"${commit}"`)) return true;
     }
     await sleep(100);
   }
   return false;
+}
+
+/** The first bytes of a file: where head.json and the saved search index name their commit. */
+function startOf(file: string): string {
+  const fd = fs.openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(200);
+    return buffer.subarray(0, fs.readSync(fd, buffer, 0, 200, 0)).toString("utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 type Server = { child: ChildProcess; firstOk: number };

@@ -51,6 +51,12 @@ export function hasPersisted(): boolean {
   return dir !== null && fs.existsSync(path.join(dir, "head.json"));
 }
 
+/** Where the search worker keeps its index between starts (lib/search/saved-index.ts); null when nothing is persisted. */
+export function searchIndexFile(): string | null {
+  const dir = folder();
+  return dir ? path.join(dir, "search-index.json") : null;
+}
+
 /** A page the page cache kept for `commit` in a previous run (or this one); null when there is none. */
 export async function persistedPage(commit: string, key: string): Promise<StoredPage | null> {
   const dir = folder();

@@ -1,8 +1,11 @@
 import { isMainThread, Worker } from "node:worker_threads";
 import type { PublishedView } from "@/lib/content/published";
+import { publishedNotes } from "@/lib/content/published-notes";
+import { searchIndexFile } from "@/lib/read-model";
 import { Lru } from "@/lib/store/lru";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import { engineReady, searchInThread, searchQuery, withPassage, type SearchHit } from "./engine";
-import { SearchWorker } from "./worker-client";
+import { SearchWorker, type Restore } from "./worker-client";
 
 /**
  * Search over the published notes, as the pages, agent formats and MCP ask for it. In the server
@@ -10,7 +13,8 @@ import { SearchWorker } from "./worker-client";
  * and every ranking run beside the request thread, not on it: a capsule never waits behind a
  * search. Anywhere else (tests, scripts), or once the worker has failed, the same engine
  * (./engine.ts) runs in this thread. Either way a query's answer is the same, and so is its
- * passage, cut here from the whole note for the returned hits only.
+ * passage, cut here from the whole note for the returned hits only. The worker keeps its index
+ * in the read model's folder, so a restart loads it and moves it by the notes changed since.
  */
 
 export { FIELD_LABEL, liveIndex, moveIndex, newSearchIndex, searchNotesReference, SEARCH_OPTIONS, type SearchHit } from "./engine";
@@ -29,7 +33,7 @@ function searchWorker(): SearchWorker | null {
   const s = state();
   if (s.worker === undefined) {
     try {
-      s.worker = bundled() ? new SearchWorker(() => new Worker(new URL("./worker.ts", import.meta.url))) : null;
+      s.worker = bundled() ? new SearchWorker(() => new Worker(new URL("./worker.ts", import.meta.url)), restoreFrom()) : null;
     } catch (e) {
       console.error("the search worker did not start; searching in the request thread", e);
       s.worker = null;
@@ -38,9 +42,16 @@ function searchWorker(): SearchWorker | null {
   return s.worker && !s.worker.failed ? s.worker : null;
 }
 
+/** The saved index's file and the published notes at its commit, read from the content store. */
+function restoreFrom(): Restore | null {
+  const file = searchIndexFile();
+  const notesAt = async (commit: string) => publishedNotes(await (await getContentStore()).snapshot(commit));
+  return file ? { file, notesAt } : null;
+}
+
 /** Search through a worker started by `spawn` (a test of the worker; stop the last one first). */
-export function startSearchWorker(spawn: () => Worker): SearchWorker {
-  return (state().worker = new SearchWorker(spawn));
+export function startSearchWorker(spawn: () => Worker, restore: Restore | null = null): SearchWorker {
+  return (state().worker = new SearchWorker(spawn, restore));
 }
 
 /** Resolves once a search on this view can be answered: the index exists, in the worker or here. */

@@ -1,11 +1,15 @@
 import fc from "fast-check";
+import fs from "node:fs";
+import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseNote } from "@/lib/notes/markdown";
 import type { Note } from "@/lib/notes/schema";
 import { benchNote } from "@/scripts/bench-notes";
 import { seedNotes, viewOf } from "@/lib/testing/seed";
-import { searchNotesReference } from "./engine";
+import { tempDir } from "@/lib/store/testing";
+import { searchNotesReference, type SearchHit } from "./engine";
+import { loadIndex } from "./saved-index";
 import { forgetAnswers, searchNotes, searchReady, startSearchWorker } from "./index";
 
 // The search worker thread, run as the server runs it (here its TypeScript is compiled by tsx,
@@ -27,7 +31,11 @@ const QUERIES = ["sparse attention", "transactional state", "AFN-016", "checkpoi
 const entry = new URL("./worker.ts", import.meta.url).pathname;
 const spawn = () => new Worker(`require("tsx/cjs/api").register(); require(${JSON.stringify(entry)});`, { eval: true });
 const worker = startSearchWorker(spawn);
-afterAll(() => worker.stop());
+const folder = tempDir("search-worker-saved");
+afterAll(async () => {
+  await worker.stop();
+  fs.rmSync(folder, { recursive: true, force: true });
+});
 
 let commits = 0;
 const commit = () => (++commits).toString(16).padStart(40, "0");
@@ -73,5 +81,87 @@ describe("the search worker", () => {
     expect(hits[0]?.id).toBe("AFN-016");
     expect(hits).toEqual(searchNotesReference(view, "sparse attention"));
     expect(dying.failed?.message).toMatch(/exited with code 3/);
+  });
+
+  describe("a saved index", () => {
+    const file = path.join(folder, "read-model", "build", "search-index.json");
+    const views = new Map<string, ReturnType<typeof viewOf>>();
+    const remember = (view: ReturnType<typeof viewOf>) => (views.set(view.commit, view), view);
+    const restore = { file, notesAt: async (commit: string) => views.get(commit)?.byId ?? null };
+    const answers = async (view: ReturnType<typeof viewOf>) => {
+      forgetAnswers();
+      return Promise.all(QUERIES.map((q) => searchNotes(view, q, { limit: 7 })));
+    };
+    const reference = (view: ReturnType<typeof viewOf>) => QUERIES.map((q) => searchNotesReference(view, q, { limit: 7 }));
+    // The in-thread reference built afresh at `view` (its floating-point sums then match a worker's
+    // that was built, or saved, at the same view and moved the same way since).
+    const buildReference = (view: ReturnType<typeof viewOf>) => {
+      delete (globalThis as Record<symbol, unknown>)[Symbol.for("field-notes.search-index")];
+      searchNotesReference(view, "warm");
+    };
+    // ... or loaded from the saved file, as the worker loads it (a loaded radix tree orders a
+    // prefix's expansions, and so sums their scores, in another order than the one built).
+    const loadReference = (view: ReturnType<typeof viewOf>) => {
+      const loaded = loadIndex(file)!;
+      expect(loaded.commit).toBe(view.commit);
+      (globalThis as Record<symbol, unknown>)[Symbol.for("field-notes.search-index")] = {
+        live: { commit: view.commit, notes: view.byId, search: loaded.search },
+        building: null,
+      };
+    };
+    // Equal but for the last bits of a score and the order of the matched words.
+    const alike = (got: SearchHit[][], want: SearchHit[][]) => {
+      expect(got.map((hits) => hits.map((h) => [h.id, h.field, h.passage, [...h.terms].sort()]))).toEqual(
+        want.map((hits) => hits.map((h) => [h.id, h.field, h.passage, [...h.terms].sort()])),
+      );
+      got.forEach((hits, i) => hits.forEach((h, j) => expect(h.score).toBeCloseTo(want[i]![j]!.score, 9)));
+    };
+
+    it("is loaded at the next start and moved by the notes changed since, answering as an index that went the same way", async () => {
+      const saved = remember(viewOf(pool.slice(0, 50), commit()));
+      const first = startSearchWorker(spawn, restore);
+      await searchReady(saved);
+      expect(first.posted).toBe(50);
+      await first.save();
+      await first.stop();
+      expect(fs.existsSync(file)).toBe(true);
+
+      // Three notes changed, two gone, four new since the saved commit.
+      const changed = new Set([pool[5]!.id, pool[30]!.id, pool[45]!.id]);
+      const notes = pool.slice(2, 54).map((n) => (changed.has(n.id) ? { ...n, title: `${n.title} quasicrystal ledger` } : n));
+      const now = remember(viewOf(notes, commit()));
+      const next = startSearchWorker(spawn, restore);
+      const got = await answers(now);
+      // Exactly the answers of the saved index loaded here and moved the same way...
+      loadReference(saved);
+      expect(got).toEqual(reference(now));
+      // ... and, to the last bits of a score, those of an index built at the saved view and moved.
+      buildReference(saved);
+      alike(got, reference(now));
+      expect(got[QUERIES.indexOf("quasicrystal ledger")]!.map((h) => h.id).sort()).toEqual([...changed].sort());
+      expect(next.posted).toBe(2 + 3 + 4);
+      expect(next.failed).toBeNull();
+      await next.stop();
+    });
+
+    it("is not trusted when damaged, or when its commit cannot be read: the worker builds from the notes", async () => {
+      const view = remember(viewOf(pool.slice(10, 40), commit()));
+      buildReference(view);
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").slice(0, 5000));
+      const damaged = startSearchWorker(spawn, restore);
+      expect(await answers(view)).toEqual(reference(view));
+      expect(damaged.posted).toBe(30);
+      await damaged.save();
+      await damaged.stop();
+
+      views.delete(view.commit); // the saved commit is gone from the repository
+      const other = remember(viewOf(pool.slice(0, 30), commit()));
+      buildReference(other);
+      const rebuilt = startSearchWorker(spawn, restore);
+      expect(await answers(other)).toEqual(reference(other));
+      expect(rebuilt.posted).toBe(30);
+      expect(rebuilt.failed).toBeNull();
+      await rebuilt.stop();
+    });
   });
 });
