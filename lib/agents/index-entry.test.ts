@@ -1,11 +1,15 @@
+import fc from "fast-check";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseNote } from "@/lib/notes/markdown";
+import { benchNote } from "@/scripts/bench-notes";
 import { compactIndexJson, compactIndexMarkdown } from "./compact-index";
 import { folderView } from "./folder-view";
-import { DECISION_FLOOR, ENTRY_BUDGET, indexEntryMarkdown, oneLineDecision } from "./index-entry";
+import { DECISION_FLOOR, ENTRY_BUDGET, indexEntryMarkdown, leadingSentence, oneLineDecision } from "./index-entry";
+import { markdownToLine } from "./plain-text";
 import { schemaValidator } from "./schema-validator";
 import { jsonSchemaOf } from "./schemas";
-import { tokens } from "./tokens";
+import { firstSentence, tokens } from "./tokens";
 import { agentUrls } from "./urls";
 
 const view = folderView(path.resolve(__dirname, "../../content"), "c0ffee".padEnd(40, "0"));
@@ -78,5 +82,76 @@ describe("the compact index documents", () => {
     const doc = ok(compactIndexJson(view, urls));
     const broken = { ...doc, entries: [{ ...doc.entries[0], status: "draft" }] };
     expect(schemaValidator(jsonSchemaOf("index", urls.schema("index")))(broken).join()).toMatch(/status/);
+  });
+});
+
+describe("the decision's first sentence", () => {
+  // Pieces of Decision sections: plain words and sentence ends, abbreviations, quotes and digits
+  // after a stop, blank lines, and everything that could be markup or a GFM autolink.
+  const piece = fc.constantFrom(
+    "Keep the cache per commit",
+    "we use a worker",
+    " ",
+    "  ",
+    ". ",
+    ".",
+    "! ",
+    "? ",
+    ".\n",
+    "\n",
+    "\n\n",
+    "\n \n",
+    "\t",
+    "e.g. ",
+    "vs. ",
+    "No. 5 ",
+    '"Quoted" ',
+    "(Aside) ",
+    "2026 ",
+    "Ünïcode ",
+    "- item ",
+    "\n- item",
+    "1. one",
+    "* star",
+    "**bold** ",
+    "`code` ",
+    "[link](https://example.org) ",
+    "[ref][r]\n\n[r]: https://example.org",
+    "www.example.org ",
+    "https://example.org ",
+    "a@b.example ",
+    "<b>html</b> ",
+    "&amp; ",
+    "# Heading\n",
+    "===\n",
+    "---\n",
+    "    indented code\n",
+    "> quote\n",
+    "a | b\n--|--\n",
+    "~~gone~~ ",
+    "line  \nbreak ",
+    "back\\slash ",
+    "\r\n",
+    "\r",
+  );
+  it("is the same read from the first plain paragraph as from the whole section converted", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const decision = pieces.join("");
+        expect(leadingSentence(decision, "The summary.")).toBe(firstSentence(markdownToLine(decision) || "The summary."));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("is the same for every seed note and thousands of generated ones", () => {
+    const generated = Array.from({ length: 2000 }, (_, i) => {
+      const parsed = parseNote(benchNote(21 + i, `Generated note ${21 + i}.`));
+      if (!parsed.ok) throw new Error("a generated note did not parse");
+      return parsed.note;
+    });
+    for (const note of [...view.notes, ...generated]) {
+      expect(leadingSentence(note.sections.decision, note.summary)).toBe(firstSentence(markdownToLine(note.sections.decision) || note.summary));
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { Note } from "@/lib/notes/schema";
 import { limitFlags, limitsOf } from "./limits";
+import { mayHoldMarkup } from "@/lib/search/plain-text-fast";
 import { markdownToLine } from "./plain-text";
 import type { IndexEntry } from "./schemas";
 import { clipToTokens, firstSentence, tokens } from "./tokens";
@@ -58,7 +59,7 @@ function entryLine(note: EntryNote, urls: AgentUrls, decision: string): string {
 
 /** The first sentence of the Decision (the summary while a note has no decision), fitted to the line. */
 export function oneLineDecision(note: EntryNote, urls: AgentUrls): string {
-  const sentence = firstSentence(markdownToLine(note.sections.decision) || note.summary).replace(/\s+/g, " ");
+  const sentence = leadingSentence(note.sections.decision, note.summary).replace(/\s+/g, " ");
   // Token counts are not quite additive across a join, so fit against the whole line.
   let room = ENTRY_BUDGET - tokens(entryLine(note, urls, ""));
   for (;;) {
@@ -66,4 +67,25 @@ export function oneLineDecision(note: EntryNote, urls: AgentUrls): string {
     if (room <= DECISION_FLOOR || tokens(entryLine(note, urls, decision)) <= ENTRY_BUDGET) return decision;
     room--;
   }
+}
+
+/**
+ * `firstSentence(markdownToLine(decision) || summary)`, without parsing the whole Decision when its
+ * first paragraph is plain words that already hold a whole sentence: parsing a 2 kB section took
+ * most of an index entry's millisecond (an agent's search builds ten). A paragraph with no possible
+ * markup (no link, emphasis, HTML, entity, numbered list, nesting or indentation, and nothing GFM
+ * would autolink; a `- ` item is read as "- " and its words) reads as its own words on one line,
+ * and nothing after its blank line can change it (a later link definition needs a bracket in it),
+ * so its first sentence is the whole line's. Otherwise, or when the
+ * sentence runs past the paragraph, the whole section is converted as before (a property test
+ * holds the two equal).
+ */
+export function leadingSentence(decision: string, summary: string): string {
+  const paragraph = /^[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*/.exec(decision)?.[0];
+  if (paragraph && !mayHoldMarkup(paragraph) && !/www\.|:\/\/|@/i.test(paragraph)) {
+    const line = paragraph.replace(/\s+/g, " ").trim();
+    const sentence = firstSentence(line);
+    if (sentence.length < line.length) return sentence;
+  }
+  return firstSentence(markdownToLine(decision) || summary);
 }

@@ -17,8 +17,11 @@ const INLINE = /[\\`*_[\]()<>#|~!&=]/;
 const BLOCK = /^(?:[ \t]|\d+[.)](?:\s|$)|[+*](?:\s|$)|-\t|-[ \t]*$|-(?:[ \t]*-)+|:[ \t]*-|-+[ \t]*:|>)/m;
 const BULLET = /^- /gm;
 
+/** Whether a Markdown text could hold any markup: if not, a parser reads it as paragraphs of its own words (and `- ` items). */
+export const mayHoldMarkup = (markdown: string) => INLINE.test(markdown) || BLOCK.test(markdown);
+
 export function sectionPlainText(markdown: string): string {
-  if (INLINE.test(markdown) || BLOCK.test(markdown)) return markdownToPlainText(markdown);
+  if (mayHoldMarkup(markdown)) return markdownToPlainText(markdown);
   // What follows a bullet is read as a line start of its own (a nested list, code, a quote).
   const items = markdown.replace(BULLET, "");
   if (BLOCK.test(items)) return markdownToPlainText(markdown);
