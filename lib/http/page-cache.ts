@@ -152,14 +152,7 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
       s.asked.add(key);
       return null;
     }
-    let filling = s.filling.get(key);
-    if (!filling && count(s, kind) < MAX_PAGES) {
-      const started = fill(askOf(request, kind), commit, key).catch(() => undefined);
-      s.filling.set(key, (filling = started));
-      void started.finally(() => {
-        if (state().filling.get(key) === started) state().filling.delete(key);
-      });
-    }
+    const filling = fillOnce(s, askOf(request, kind), commit, key);
     if (filling) await filling;
     if (s.commit === commit) entry = s.pages.get(key);
   }
@@ -252,14 +245,25 @@ function renderAhead(commit: string): void {
     for (const [key, ask] of [...state().ahead]) {
       const s = state();
       if (s.commit !== commit) return;
-      if (s.pages.has(key) || s.filling.has(key) || count(s, ask.kind) >= MAX_PAGES) continue;
-      const started = fill(ask, commit, key).catch(() => undefined);
-      s.filling.set(key, started);
-      await started;
-      if (state().filling.get(key) === started) state().filling.delete(key);
+      // One after another, and none that a reader already asked for.
+      if (s.pages.has(key) || s.filling.has(key)) continue;
+      await fillOnce(s, ask, commit, key);
     }
   }, AHEAD_DELAY_MS);
   timer.unref();
+}
+
+/** The render of `key` under way, or a new one started; null when this kind's cache is full. */
+function fillOnce(s: State, ask: Ask, commit: string, key: string): Promise<void> | null {
+  const under = s.filling.get(key);
+  if (under) return under;
+  if (count(s, ask.kind) >= MAX_PAGES) return null;
+  const started = fill(ask, commit, key).catch(() => undefined);
+  s.filling.set(key, started);
+  void started.finally(() => {
+    if (state().filling.get(key) === started) state().filling.delete(key);
+  });
+  return started;
 }
 
 /** Render the page once more, through this server, and keep it if it is a 200 HTML page (or agent format) of `commit`. */
