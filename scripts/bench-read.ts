@@ -354,9 +354,9 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     // The server persists its read model a moment after each commit (lib/read-model): stop it only
     // once that names main's commit, as a server that ran a few seconds more would have.
     const persistedHead = await waitForPersisted(dataDir, (await store.resolve("main"))!);
-    // The search worker saves its index once the commit has settled (2 s of quiet, lib/search/worker.ts).
-    await fetchText(`/agents/search.json?q=settled`);
-    const savedIndex = await waitForPersisted(dataDir, (await store.resolve("main"))!, "search-index.json", 400);
+    // The search worker saved its index after the first build, and saves again only once it has moved
+    // by many notes (lib/search/worker.ts): a restart loads that one and moves it by the commits since.
+    const savedIndex = await waitForPersisted(dataDir, "", "search-index.json", 400);
     const rssRun = rss.stop();
     await stopServer(server);
 
@@ -396,7 +396,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       { measure: "start to first 200 of / (cold, ms)", value: ms(coldStart) },
       { measure: "start to first 200 of / (warm, ms)", value: ms(warmStart) },
       { measure: "start to first 200 of / (warm, main moved while down, ms)", value: ms(warmStartMoved) },
-      { measure: "search index saved for main's commit before the restart", value: savedIndex ? "yes" : "NO" },
+      { measure: "search index saved (after the first build) before the restart", value: savedIndex ? "yes" : "NO" },
       { measure: "first search after a warm start / after main moved while down (ms)", value: `${warmSearch} / ${warmSearchMoved}` },
       { measure: "read model persisted for main's commit before the restart", value: persistedHead ? "yes" : "no (timed out)" },
       ...Object.entries(firstAfterCommit).map(([k, v]) => ({ measure: `first ${k} after a one-note commit (ms)`, value: v })),

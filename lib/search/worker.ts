@@ -14,7 +14,8 @@ import type { ToWorker, FromWorker } from "./worker-protocol";
  *
  * The worker keeps of each note only what ranking reads (its id and short fields); a hit's
  * passage is cut by the server, which holds the whole note. It keeps its index on disk
- * (./saved-index.ts) once a new commit has settled, so the next start loads it instead of building.
+ * (./saved-index.ts), so the next start loads it and is moved by the notes changed since, instead
+ * of building.
  */
 
 const notes = new Map<string, SearchNote>();
@@ -24,15 +25,23 @@ let search = newSearchIndex();
 // back to searching in its own thread).
 let broken: string | null = null;
 
-// Where the index is saved (from "open"), and the commit saved there or loaded from there.
+// Where the index is saved (from "open"), the commit saved there or loaded from there, when, and
+// how many notes the index has moved by since.
 let file: string | null = null;
 let saved = "";
+let savedAt = 0;
+let movedSince = 0;
 let saving: ReturnType<typeof setTimeout> | null = null;
 let due = Infinity;
-// A new commit is saved once the worker has had nothing to do for SETTLE_MS (saving 10,000 notes
-// holds it for about a second, and a query waits behind it), or at the latest MAX_WAIT_MS after it.
+// Saving 10,000 notes costs this thread about half a second of CPU (and a query waits behind it),
+// and a restart moves a saved index by the notes changed since at a fraction of a millisecond each.
+// So the index is saved when there is none yet, or when it has moved by SAVE_AFTER_MOVES notes,
+// once the worker has had nothing to do for SETTLE_MS (at the latest MAX_WAIT_MS after); a few
+// notes behind, it is saved SAVE_EVERY_MS after the last save.
 const SETTLE_MS = 2_000;
 const MAX_WAIT_MS = 30_000;
+const SAVE_AFTER_MOVES = 256;
+const SAVE_EVERY_MS = 10 * 60_000;
 
 function slim(note: Note): SearchNote {
   const kept: SearchNote = { id: note.id, title: note.title, tags: note.tags, summary: note.summary, phase: note.phase, core: note.core };
@@ -49,6 +58,7 @@ function clear() {
   search = newSearchIndex();
   notes.clear();
   view = { commit: "", byId: notes };
+  saved = "";
 }
 
 function save() {
@@ -56,6 +66,8 @@ function save() {
   saving = null;
   due = Infinity;
   if (!file || !view.commit || view.commit === saved) return;
+  savedAt = Date.now();
+  movedSince = 0;
   try {
     saveIndex(file, { commit: view.commit, notes: [...notes.values()], search });
   } catch (e) {
@@ -66,12 +78,15 @@ function save() {
   saved = view.commit;
 }
 
-/** Save when the worker has been idle a while: every message puts it off, up to MAX_WAIT_MS. */
+/** Save when it pays (see SAVE_AFTER_MOVES) and the worker has been idle a while: every message puts it off. */
 function saveLater() {
   if (!file || !view.commit || view.commit === saved) return;
   if (saving) clearTimeout(saving);
-  due = Math.min(due, Date.now() + MAX_WAIT_MS);
-  saving = setTimeout(save, Math.max(0, Math.min(SETTLE_MS, due - Date.now())));
+  const now = Date.now();
+  const behind = !saved || movedSince >= SAVE_AFTER_MOVES;
+  if (behind) due = Math.min(due, now + MAX_WAIT_MS);
+  const delay = behind ? Math.max(0, Math.min(SETTLE_MS, due - now)) : Math.max(SETTLE_MS, savedAt + SAVE_EVERY_MS - now);
+  saving = setTimeout(save, delay);
   saving.unref();
 }
 
@@ -89,6 +104,8 @@ function handle(message: ToWorker): FromWorker | null {
       }
       view = { commit: loaded.commit, byId: notes };
       saved = loaded.commit;
+      savedAt = Date.now();
+      movedSince = 0;
       return { id: message.id, ok: true, value: loaded.commit };
     }
     case "clear":
@@ -98,6 +115,7 @@ function handle(message: ToWorker): FromWorker | null {
       for (const note of message.notes) add(note);
       return null;
     case "move":
+      movedSince += message.changes.length;
       for (const { old, note } of message.changes) {
         if (old) {
           search.remove(searchDocument(old));
