@@ -163,5 +163,25 @@ describe("the search worker", () => {
       expect(rebuilt.failed).toBeNull();
       await rebuilt.stop();
     });
+
+    it("is written by the worker itself after its first build, and not again for a commit that changes one note", async () => {
+      fs.rmSync(file, { force: true });
+      const view = remember(viewOf(pool.slice(0, 30), commit()));
+      const own = startSearchWorker(spawn, restore);
+      await searchReady(view);
+      const savedCommit = () => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as { commit: string }).commit : null);
+      // Saved once the worker has been idle for 2 s (lib/search/worker.ts SETTLE_MS).
+      for (let i = 0; i < 100 && savedCommit() !== view.commit; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(savedCommit()).toBe(view.commit);
+      const next = remember(
+        viewOf([{ ...pool[3]!, title: `${pool[3]!.title} quasicrystal ledger` }, ...pool.slice(0, 30).filter((_, i) => i !== 3)], commit()),
+      );
+      expect((await searchNotes(next, "quasicrystal ledger")).map((h) => h.id)).toEqual([pool[3]!.id]);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // One note behind: a restart moves the saved index by it, so it is not written again yet.
+      expect(savedCommit()).toBe(view.commit);
+      expect(own.failed).toBeNull();
+      await own.stop();
+    }, 20_000);
   });
 });
