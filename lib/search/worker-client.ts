@@ -67,7 +67,7 @@ export class SearchWorker {
     return Array.isArray(hits) ? hits : [];
   }
 
-  /** Save the worker's index now rather than when the commit settles (a test, a benchmark). */
+  /** Save the worker's index now rather than when the worker would (a test). */
   async save(): Promise<void> {
     await this.request((id) => ({ t: "save", id }));
   }

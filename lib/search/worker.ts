@@ -72,7 +72,7 @@ function save() {
     saveIndex(file, { commit: view.commit, notes: [...notes.values()], search });
   } catch (e) {
     // A failed save (a full disk, a read-only folder) costs the next start its time, nothing else;
-    // it is tried again at the next commit, not at every message.
+    // it is tried again as a save would be (SAVE_AFTER_MOVES, SAVE_EVERY_MS), not at every message.
     console.error("search worker: the index was not saved", e);
   }
   saved = view.commit;
