@@ -28,7 +28,11 @@ export async function register() {
     const { hasPersisted } = await import("@/lib/read-model");
     if (hasPersisted()) {
       setImmediate(() => {
-        void import("@/lib/content/published").then((m) => m.getPublishedView()).catch(() => undefined);
+        const view = import("@/lib/content/published").then((m) => m.getPublishedView());
+        view.catch(() => undefined);
+        // Meanwhile the search worker loads the index it saved, in its own thread, so the first
+        // search finds it loaded rather than waiting for the load.
+        void import("@/lib/search").then((m) => m.loadSavedIndex(view)).catch(() => undefined);
       });
     }
   }

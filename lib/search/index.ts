@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { isMainThread, Worker } from "node:worker_threads";
 import type { PublishedView } from "@/lib/content/published";
 import { publishedNotes } from "@/lib/content/published-notes";
@@ -52,6 +53,19 @@ function restoreFrom(): Restore | null {
 /** Search through a worker started by `spawn` (a test of the worker; stop the last one first). */
 export function startSearchWorker(spawn: () => Worker, restore: Restore | null = null): SearchWorker {
   return (state().worker = new SearchWorker(spawn, restore));
+}
+
+/**
+ * At a start: have the worker load the index it saved, if it saved one, without waiting for a
+ * search to ask, and in its own thread while this one reads the published view; then, once
+ * `view` resolves, move it there (a start with nothing saved leaves the first build to the first search).
+ */
+export async function loadSavedIndex(view: Promise<PublishedView>): Promise<void> {
+  const file = searchIndexFile();
+  const worker = file && fs.existsSync(file) ? searchWorker() : null;
+  if (!worker) return;
+  worker.preload();
+  await searchReady(await view);
 }
 
 /** Resolves once a search on this view can be answered: the index exists, in the worker or here. */

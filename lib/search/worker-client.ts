@@ -33,6 +33,7 @@ export class SearchWorker {
   private tail: Promise<void> = Promise.resolve();
   private target: { commit: string; byId: ReadonlyMap<string, Note> } | null = null;
   private built: Promise<void> | null = null;
+  private opened: Promise<RankedHit[] | string | null> | null = null;
   /** Notes posted to the worker so far (a test tells a restored index from a full build by it). */
   posted = 0;
 
@@ -67,6 +68,11 @@ export class SearchWorker {
     return Array.isArray(hits) ? hits : [];
   }
 
+  /** Have the worker load its saved index now, before any view is known (a server's start). */
+  preload(): void {
+    if (this.restore) this.opened ??= this.request((id) => ({ t: "open", id, file: this.restore!.file }));
+  }
+
   /** Save the worker's index now rather than when the worker would (a test). */
   async save(): Promise<void> {
     await this.request((id) => ({ t: "save", id }));
@@ -81,7 +87,7 @@ export class SearchWorker {
 
   /** Whether the worker loaded a saved index and was moved from its commit to the view. */
   private async restored(view: PublishedView, restore: Restore): Promise<boolean> {
-    const commit = await this.request((id) => ({ t: "open", id, file: restore.file }));
+    const commit = await (this.opened ??= this.request((id) => ({ t: "open", id, file: restore.file })));
     if (typeof commit !== "string") return false;
     const notes = commit === view.commit ? view.byId : await restore.notesAt(commit).catch(() => null);
     if (!notes) {

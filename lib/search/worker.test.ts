@@ -144,6 +144,28 @@ describe("the search worker", () => {
       await next.stop();
     });
 
+    it("can be loaded before the view is known, as at a server's start, then moved to it", async () => {
+      const saved = remember(viewOf(pool.slice(0, 20), commit()));
+      const first = startSearchWorker(spawn, restore);
+      await searchReady(saved);
+      await first.save();
+      await first.stop();
+      const now = remember(viewOf(pool.slice(0, 22), commit()));
+      const next = startSearchWorker(spawn, restore);
+      next.preload();
+      // Once an answered message queued behind it returns, the load is done: the file can go.
+      await next.save();
+      fs.rmSync(file);
+      await searchReady(now);
+      expect(next.posted).toBe(2);
+      const got = await answers(now);
+      buildReference(saved);
+      alike(got, reference(now));
+      expect(next.failed).toBeNull();
+      await next.save(); // the file again, for the tests after this one
+      await next.stop();
+    });
+
     it("is not trusted when damaged, or when its commit cannot be read: the worker builds from the notes", async () => {
       const view = remember(viewOf(pool.slice(10, 40), commit()));
       buildReference(view);
