@@ -64,3 +64,21 @@ describe("the saved search index", () => {
     expect(loadIndex(file)).toBeNull();
   });
 });
+
+describe("a failed save", () => {
+  it("reports its own error and leaves no temporary file", () => {
+    const search = newSearchIndex();
+    for (const note of seedNotes()) search.add(searchDocument(note));
+    // A non-empty folder where the file should go: the rename fails.
+    const file = path.join(folder, "c", "search-index.json");
+    fs.mkdirSync(path.join(file, "inside"), { recursive: true });
+    let error: NodeJS.ErrnoException | null = null;
+    try {
+      saveIndex(file, { commit: "e".repeat(40), notes: seedNotes(), search });
+    } catch (e) {
+      error = e as NodeJS.ErrnoException;
+    }
+    expect(error?.syscall).toBe("rename");
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["search-index.json"]);
+  });
+});

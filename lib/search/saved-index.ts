@@ -48,31 +48,35 @@ export function saveIndex(file: string, saved: SavedIndex): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const notes = saved.notes.map(({ id, title, tags, summary, phase, core }) => ({ id, title, tags, summary, phase, core }));
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = fs.openSync(temporary, "w");
   try {
-    const out = writer(fd);
-    const index = saved.search as unknown as Internals;
-    out.write(`{"format":${FORMAT},"commit":${JSON.stringify(saved.commit)},"notes":${JSON.stringify(notes)},"index":{`);
-    out.write(`"documentCount":${index._documentCount},"nextId":${index._nextId},`);
-    out.write(`"documentIds":${JSON.stringify(Object.fromEntries(index._documentIds))},"fieldIds":${JSON.stringify(index._fieldIds)},`);
-    out.write(`"fieldLength":${JSON.stringify(Object.fromEntries(index._fieldLength))},"averageFieldLength":${JSON.stringify(index._avgFieldLength)},`);
-    out.write(`"storedFields":${JSON.stringify(Object.fromEntries(index._storedFields))},"dirtCount":${index._dirtCount},"index":[`);
-    let first = true;
-    for (const [term, fields] of index._index) {
-      const data: Record<number, Record<number, number>> = {};
-      for (const [fieldId, freqs] of fields) data[fieldId] = Object.fromEntries(freqs);
-      out.write(`${first ? "" : ","}${JSON.stringify([term, data])}`);
-      first = false;
+    const fd = fs.openSync(temporary, "w");
+    try {
+      writeIndex(writer(fd), saved.commit, notes, saved.search as unknown as Internals);
+    } finally {
+      fs.closeSync(fd);
     }
-    out.write(`],"serializationVersion":2}}`);
-    out.end();
-    fs.closeSync(fd);
     fs.renameSync(temporary, file);
   } catch (e) {
-    fs.closeSync(fd);
     fs.rmSync(temporary, { force: true });
     throw e;
   }
+}
+
+function writeIndex(out: ReturnType<typeof writer>, commit: string, notes: object[], index: Internals): void {
+  out.write(`{"format":${FORMAT},"commit":${JSON.stringify(commit)},"notes":${JSON.stringify(notes)},"index":{`);
+  out.write(`"documentCount":${index._documentCount},"nextId":${index._nextId},`);
+  out.write(`"documentIds":${JSON.stringify(Object.fromEntries(index._documentIds))},"fieldIds":${JSON.stringify(index._fieldIds)},`);
+  out.write(`"fieldLength":${JSON.stringify(Object.fromEntries(index._fieldLength))},"averageFieldLength":${JSON.stringify(index._avgFieldLength)},`);
+  out.write(`"storedFields":${JSON.stringify(Object.fromEntries(index._storedFields))},"dirtCount":${index._dirtCount},"index":[`);
+  let first = true;
+  for (const [term, fields] of index._index) {
+    const data: Record<number, Record<number, number>> = {};
+    for (const [fieldId, freqs] of fields) data[fieldId] = Object.fromEntries(freqs);
+    out.write(`${first ? "" : ","}${JSON.stringify([term, data])}`);
+    first = false;
+  }
+  out.write(`],"serializationVersion":2}}`);
+  out.end();
 }
 
 // MiniSearch's own fields, as its toJSON reads them (lib/search/score.ts reads the same, pinned to
