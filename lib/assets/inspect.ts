@@ -31,7 +31,7 @@ async function inspect(bytes: Uint8Array): Promise<AssetFacts> {
   const type = detected ? (RASTER[detected.ext] ?? null) : isSvg(bytes) ? "svg" : null;
   if (type === null) return none;
   if (type === "svg") {
-    const { removed } = sanitizeSvg(Buffer.from(bytes).toString("utf8"));
+    const { removed } = await sanitizeSvg(Buffer.from(bytes).toString("utf8"));
     const size2d = await dimensions(bytes);
     return { type, size, ...size2d, metadata: [], svgProblems: removed };
   }

@@ -85,7 +85,7 @@ async function reencode(input: Uint8Array, ext: Exclude<ImageExt, "svg">, name: 
 }
 
 async function cleanSvg(input: Uint8Array, name: string): Promise<Omit<PreparedAsset, "name">> {
-  const { svg, removed } = sanitizeSvg(Buffer.from(input).toString("utf8"));
+  const { svg, removed } = await sanitizeSvg(Buffer.from(input).toString("utf8"));
   const bytes = Buffer.from(svg, "utf8");
   const m = svg
     ? await sharp(bytes, { limitInputPixels: false })

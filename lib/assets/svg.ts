@@ -1,5 +1,4 @@
 import createDOMPurify from "dompurify";
-import { JSDOM } from "jsdom";
 
 /**
  * SVG is a document, not pixels: it can carry scripts, event handlers and references to other
@@ -7,24 +6,37 @@ import { JSDOM } from "jsdom";
  * handlers; the hook below also removes every reference that is not to the same document (`#id`),
  * and style that loads anything. What was removed is reported: the upload keeps the clean file and
  * says so, content:check calls a committed SVG with anything to remove unsafe.
+ *
+ * jsdom (DOMPurify's DOM on the server) is loaded at the first SVG, not with this module: it is
+ * about 13 MB of heap and 50 MB of resident memory, and a public server whose notes show no SVG
+ * (every note page loads this module, for image sizes) never needs it.
  */
 
-const { window } = new JSDOM("");
-const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
-const serializer = new window.XMLSerializer();
 const REFERENCE_ATTRIBUTES = new Set(["href", "xlink:href", "src"]);
 const LOADS = /url\s*\(\s*(?!['"]?#)|@import/i;
 
-purify.addHook("uponSanitizeAttribute", (_node, data) => {
-  const name = data.attrName.toLowerCase();
-  if (REFERENCE_ATTRIBUTES.has(name) && !data.attrValue.trim().startsWith("#")) data.keepAttr = false;
-  else if (name === "style" && LOADS.test(data.attrValue)) data.keepAttr = false;
-});
+type Purifier = { purify: ReturnType<typeof createDOMPurify>; serializer: XMLSerializer };
+let purifier: Promise<Purifier> | null = null;
+
+function loadPurifier(): Promise<Purifier> {
+  purifier ??= import("jsdom").then(({ JSDOM }) => {
+    const { window } = new JSDOM("");
+    const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+    purify.addHook("uponSanitizeAttribute", (_node, data) => {
+      const name = data.attrName.toLowerCase();
+      if (REFERENCE_ATTRIBUTES.has(name) && !data.attrValue.trim().startsWith("#")) data.keepAttr = false;
+      else if (name === "style" && LOADS.test(data.attrValue)) data.keepAttr = false;
+    });
+    return { purify, serializer: new window.XMLSerializer() as XMLSerializer };
+  });
+  return purifier;
+}
 
 export type SvgResult = { svg: string; removed: string[] };
 
 /** The SVG without anything active or external; `removed` names what went (empty for a clean file). */
-export function sanitizeSvg(text: string): SvgResult {
+export async function sanitizeSvg(text: string): Promise<SvgResult> {
+  const { purify, serializer } = await loadPurifier();
   const removed: string[] = [];
   if (/<!DOCTYPE/i.test(text)) removed.push("a DOCTYPE (entity declarations)");
   if (/<!--/.test(text)) removed.push("comments");
