@@ -3,6 +3,7 @@ import type { PublishedView } from "@/lib/content/published";
 import type { Note } from "@/lib/notes/schema";
 import { SEARCH_FIELDS, searchDocument, searchField, type SearchDocument } from "./fields";
 import { passageAround } from "./passage";
+import { compact, trimPostings } from "./postings";
 import { scoreQuery, type QueryTerm, type ScoredQuery } from "./score";
 import { normalizeTerm, tokenize } from "./terms";
 
@@ -53,7 +54,7 @@ const KEY = Symbol.for("field-notes.search-index");
 const holder = globalThis as typeof globalThis & { [KEY]?: State };
 const state = (): State => (holder[KEY] ??= { live: null, building: null });
 
-export const newSearchIndex = () => new MiniSearch<SearchDocument>({ ...SEARCH_OPTIONS });
+export const newSearchIndex = () => compact(new MiniSearch<SearchDocument>({ ...SEARCH_OPTIONS }));
 
 export function liveIndex(): LiveIndex | null {
   return state().live;
@@ -90,6 +91,7 @@ async function buildInSlices(view: PublishedView): Promise<LiveIndex> {
     while (i < view.notes.length && performance.now() < until);
     await new Promise((resolve) => setImmediate(resolve));
   }
+  trimPostings(search);
   return { commit: view.commit, notes: view.byId, search };
 }
 
@@ -100,6 +102,7 @@ function indexAt(view: PublishedView): LiveIndex {
     // No one awaited searchReady (a script, a test): build here, at once.
     const search = newSearchIndex();
     search.addAll(view.notes.map(indexed));
+    trimPostings(search);
     s.live = { commit: view.commit, notes: view.byId, search };
   }
   const live = s.live;

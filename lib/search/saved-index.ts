@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import MiniSearch from "minisearch";
+import type MiniSearch from "minisearch";
 import type { SearchDocument } from "./fields";
 import { SEARCH_OPTIONS, type SearchNote } from "./engine";
+import { loadCompact, type SerializedIndex } from "./postings";
 
 /**
  * The search worker's index on disk, so a restart loads it (about 0.6 s at 10,000 notes) and moves
@@ -30,7 +31,7 @@ export function loadIndex(file: string): SavedIndex | null {
   const notes = saved.notes as SearchNote[];
   let search: MiniSearch<SearchDocument>;
   try {
-    search = MiniSearch.loadJS(saved.index as Parameters<typeof MiniSearch.loadJS>[0], { ...SEARCH_OPTIONS });
+    search = loadCompact(saved.index as SerializedIndex, { ...SEARCH_OPTIONS });
   } catch {
     return null;
   }
@@ -82,7 +83,7 @@ function writeIndex(out: ReturnType<typeof writer>, commit: string, notes: objec
 // MiniSearch's own fields, as its toJSON reads them (lib/search/score.ts reads the same, pinned to
 // the version it was checked against).
 type Internals = {
-  _index: Iterable<[string, Map<number, Map<number, number>>]>;
+  _index: Iterable<[string, Map<number, Iterable<readonly [number, number]>>]>;
   _documentCount: number;
   _nextId: number;
   _documentIds: Map<number, string>;

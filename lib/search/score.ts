@@ -17,7 +17,9 @@ import type { SearchResult } from "minisearch";
  * falls back to `MiniSearch.search`.
  */
 
-type FieldTermData = Map<number, Map<number, number>>;
+// A term's postings per field: `Postings` (./postings.ts), or MiniSearch's own maps.
+type PostingList = { readonly size: number; has(note: number): boolean; forEach(fn: (count: number, note: number) => void): void };
+type FieldTermData = Map<number, PostingList>;
 type Radix = {
   get(term: string): FieldTermData | undefined;
   atPrefix(prefix: string): Iterable<[string, FieldTermData]>;

@@ -1,0 +1,178 @@
+import MiniSearch from "minisearch";
+
+/**
+ * A search index's postings (which notes hold a term in a field, and how often) in one flat array
+ * per term and field, instead of MiniSearch's `Map<note, count>`.
+ *
+ * Why: at 10,000 notes the index holds 1.9 million postings in 62,000 such maps, 104 MB of heap in
+ * the search worker, the largest single part of the server's memory; a `Map` entry costs about
+ * 32 bytes and a small map about 170. As `[note, count, note, count, …]` in a plain array of small
+ * integers the same index is 56 MB, and the scorer reads it in order without hashing.
+ *
+ * MiniSearch gives a note's short id as `_nextId++` when it is added, so a list only ever grows at
+ * its end and, like the map it replaces, runs in ascending note order (a map's insertion order):
+ * scores are summed in the same order, to the last bit. `Postings` has the part of `Map` that
+ * MiniSearch and lib/search/score.ts use; `compact` makes an index create these instead of maps
+ * (MiniSearch's private `addTerm`, pinned with the scorer's INTERNALS_VERSION) and converts the maps
+ * of an index loaded from JSON. `postings.test.ts` holds a compacted index equal to MiniSearch's own
+ * through random adds, removes and queries.
+ */
+export class Postings {
+  // note, count, note, count…, ascending by note
+  private pairs: number[];
+
+  constructor(pairs: number[] = []) {
+    this.pairs = pairs;
+  }
+
+  static fromMap(map: ReadonlyMap<number, number>): Postings {
+    const pairs: number[] = [];
+    for (const [note, count] of map) pairs.push(note, count);
+    return new Postings(pairs).sorted();
+  }
+
+  /** From MiniSearch's JSON of one list, `{"note": count}` (integer keys come in ascending order). */
+  static fromObject(object: Record<string, number>): Postings {
+    const pairs: number[] = [];
+    for (const key of Object.keys(object)) pairs.push(parseInt(key, 10), object[key]!);
+    return new Postings(pairs).sorted();
+  }
+
+  private sorted(): this {
+    const pairs = this.pairs;
+    for (let i = 2; i < pairs.length; i += 2) {
+      if (pairs[i - 2]! < pairs[i]!) continue;
+      const byNote = Array.from({ length: pairs.length >> 1 }, (_, k) => [pairs[k * 2]!, pairs[k * 2 + 1]!] as const).sort((a, b) => a[0] - b[0]);
+      this.pairs = byNote.flat();
+      break;
+    }
+    return this;
+  }
+
+  get size(): number {
+    return this.pairs.length >> 1;
+  }
+
+  /** Where `note` is (an even index), or where it would go as `-(index) - 1`. */
+  private find(note: number): number {
+    const pairs = this.pairs;
+    let low = 0;
+    let high = (pairs.length >> 1) - 1;
+    // The note being added is nearly always the last one (MiniSearch adds one note's terms at once).
+    if (high >= 0 && pairs[high * 2] === note) return high * 2;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const at = pairs[mid * 2]!;
+      if (at === note) return mid * 2;
+      if (at < note) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -(low * 2) - 1;
+  }
+
+  get(note: number): number | undefined {
+    const at = this.find(note);
+    return at >= 0 ? this.pairs[at + 1] : undefined;
+  }
+
+  has(note: number): boolean {
+    return this.find(note) >= 0;
+  }
+
+  set(note: number, count: number): this {
+    const pairs = this.pairs;
+    const last = pairs.length - 2;
+    if (last < 0 || pairs[last]! < note) {
+      pairs.push(note, count);
+      return this;
+    }
+    const at = this.find(note);
+    if (at >= 0) pairs[at + 1] = count;
+    else pairs.splice(-at - 1, 0, note, count);
+    return this;
+  }
+
+  delete(note: number): boolean {
+    const at = this.find(note);
+    if (at < 0) return false;
+    this.pairs.splice(at, 2);
+    return true;
+  }
+
+  /** In note order, as `Map.forEach` (count, note); the list must not change meanwhile. */
+  forEach(fn: (count: number, note: number) => void): void {
+    const pairs = this.pairs;
+    for (let i = 0; i < pairs.length; i += 2) fn(pairs[i + 1]!, pairs[i]!);
+  }
+
+  // The iterators walk a copy: MiniSearch's vacuum deletes from the list it iterates, as a map allows.
+  *entries(): IterableIterator<[number, number]> {
+    const pairs = this.pairs.slice();
+    for (let i = 0; i < pairs.length; i += 2) yield [pairs[i]!, pairs[i + 1]!];
+  }
+
+  *keys(): IterableIterator<number> {
+    const pairs = this.pairs.slice();
+    for (let i = 0; i < pairs.length; i += 2) yield pairs[i]!;
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, number]> {
+    return this.entries();
+  }
+
+  /** Drops the spare room a growing array keeps (after a build, when lists stop growing). */
+  trim(): void {
+    if (this.pairs.length > 64) this.pairs = this.pairs.slice();
+  }
+}
+
+type FieldTermData = Map<number, Postings | Map<number, number>>;
+type Internals = {
+  _index: Iterable<[string, FieldTermData]> & { fetch(term: string, create: () => FieldTermData): FieldTermData };
+  addTerm: (fieldId: number, documentId: number, term: string) => void;
+};
+
+/**
+ * Makes `search` keep its postings as `Postings`: the lists it adds from now on, and (for an index
+ * loaded from JSON) the maps it holds. Returns the same index.
+ */
+export function compact<T>(search: MiniSearch<T>): MiniSearch<T> {
+  const index = search as unknown as Internals;
+  // MiniSearch's own addTerm, but a new list is a Postings, not a Map.
+  index.addTerm = function addTerm(this: Internals, fieldId, documentId, term) {
+    const data = this._index.fetch(term, () => new Map());
+    const list = data.get(fieldId);
+    if (list == null) data.set(fieldId, new Postings([documentId, 1]));
+    else list.set(documentId, (list.get(documentId) || 0) + 1);
+  };
+  for (const [, data] of index._index) {
+    for (const [fieldId, list] of data) if (list instanceof Map) data.set(fieldId, Postings.fromMap(list));
+  }
+  return search;
+}
+
+export type SerializedIndex = Parameters<typeof MiniSearch.loadJS>[0];
+
+/**
+ * `MiniSearch.loadJS` for an index saved by `toJSON` (serialization version 2), straight into
+ * `Postings`: loading through MiniSearch's maps first would hold both at once, 100 MB more at the
+ * peak of a start at 10,000 notes.
+ */
+export function loadCompact<T>(js: SerializedIndex, options: ConstructorParameters<typeof MiniSearch<T>>[0]): MiniSearch<T> {
+  if (js.serializationVersion !== 2) throw new Error(`search index: serialization version ${js.serializationVersion} is not read here`);
+  const search = compact(MiniSearch.loadJS<T>({ ...js, index: [] }, options));
+  const index = (search as unknown as { _index: Map<string, FieldTermData> })._index;
+  for (const [term, data] of js.index as [string, Record<string, Record<string, number>>][]) {
+    const fields: FieldTermData = new Map();
+    for (const fieldId of Object.keys(data)) fields.set(parseInt(fieldId, 10), Postings.fromObject(data[fieldId]!));
+    index.set(term, fields);
+  }
+  return search;
+}
+
+/** After a build: every long list gives back the room it kept for growing. */
+export function trimPostings<T>(search: MiniSearch<T>): void {
+  for (const [, data] of (search as unknown as Internals)._index) {
+    for (const list of data.values()) if (list instanceof Postings) list.trim();
+  }
+}
