@@ -15,6 +15,15 @@ describe("configuration", () => {
     expect(parseConfig({ DATA_DIR: "/var/notes", CONTENT_REPO: "repo.git" }, "/srv/app").contentRepo).toBe("/srv/app/repo.git");
   });
 
+  it("lets HEAP_GROWING_PERCENT set how far the server's heaps grow, 35% unless set, and refuses what is not a percent", () => {
+    expect(parseConfig({}).heapGrowingPercent).toBe(35);
+    expect(parseConfig({ HEAP_GROWING_PERCENT: "0" }).heapGrowingPercent).toBe(0);
+    expect(parseConfig({ HEAP_GROWING_PERCENT: "100" }).heapGrowingPercent).toBe(100);
+    for (const bad of ["-5", "12.5", "lots", "1000"]) {
+      expect(() => parseConfig({ HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT: must be .* \(got "/);
+    }
+  });
+
   it("treats empty variables as unset and trims a trailing slash from SITE_URL", () => {
     const c = parseConfig({ DATA_DIR: "", SITE_URL: "https://notes.example.org/" }, "/srv/app");
     expect(c.dataDir).toBe("/srv/app/.data");

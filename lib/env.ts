@@ -54,8 +54,18 @@ const schema = z.object({
       return entries;
     })
     .optional(),
+  // How far a V8 heap may grow past what survived its last full collection (instrumentation.ts).
+  HEAP_GROWING_PERCENT: z.coerce
+    .number({ error: "must be a whole number of percent, e.g. 35" })
+    .int("must be a whole number of percent, e.g. 35")
+    .min(0, "must be from 0 (V8's own choice) to 300")
+    .max(300, "must be from 0 (V8's own choice) to 300")
+    .optional(),
   ...authEnvSchema.shape,
 });
+
+/** The default of HEAP_GROWING_PERCENT (docs/decisions/heap-growing-factor.md). */
+export const HEAP_GROWING_PERCENT = 35;
 
 export type AppConfig = {
   dataDir: string;
@@ -65,6 +75,8 @@ export type AppConfig = {
   allowedHosts: string[] | null;
   /** The reverse proxies whose X-Forwarded-For hop is believed (TRUST_PROXY); empty: none, the socket is the client. */
   trustProxy: string[];
+  /** V8's --heap-growing-percent for the server (HEAP_GROWING_PERCENT); 0: V8 chooses. */
+  heapGrowingPercent: number;
   auth: AuthConfig;
 };
 
@@ -93,7 +105,15 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   const siteUrl = result.data.SITE_URL?.replace(/\/+$/, "") ?? null;
   const auth = authConfigOf(result.data);
   if (!auth.ok) throw new ConfigError(auth.problems);
-  return { dataDir, contentRepo, siteUrl, allowedHosts: result.data.ALLOWED_HOSTS ?? null, trustProxy: result.data.TRUST_PROXY ?? [], auth: auth.config };
+  return {
+    dataDir,
+    contentRepo,
+    siteUrl,
+    allowedHosts: result.data.ALLOWED_HOSTS ?? null,
+    trustProxy: result.data.TRUST_PROXY ?? [],
+    heapGrowingPercent: result.data.HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT,
+    auth: auth.config,
+  };
 }
 
 export function config(): AppConfig {
@@ -104,6 +124,7 @@ export function config(): AppConfig {
     ALLOWED_HOSTS: process.env.ALLOWED_HOSTS,
     PORT: process.env.PORT,
     TRUST_PROXY: process.env.TRUST_PROXY,
+    HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT,
     ...Object.fromEntries(AUTH_ENV_KEYS.map((k) => [k, process.env[k]])),
   });
   return cached;
