@@ -9,6 +9,7 @@ import { openContentStore } from "@/lib/working-copy/content-store";
 import { tempDir } from "@/lib/store/testing";
 import { benchNote, idOf } from "./bench-notes";
 import { MAIN_REF } from "@/lib/working-copy/layout";
+import { pageFile } from "@/lib/read-model/pages";
 import { QUERIES } from "./support/bench-queries";
 
 /**
@@ -353,7 +354,11 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     }
     // The server persists its read model a moment after each commit (lib/read-model): stop it only
     // once that names main's commit, as a server that ran a few seconds more would have.
-    const persistedHead = await waitForPersisted(dataDir, (await store.resolve("main"))!);
+    const head = (await store.resolve("main"))!;
+    const persistedHead = await waitForPersisted(dataDir, head);
+    // And the home page of that commit, rendered ahead a moment after the commit (lib/http/page-cache.ts):
+    // without it the warm start below renders `/` as after a commit made while down.
+    const persistedHome = await waitForPage(dataDir, head, `page ${BASE} /`);
     // The search worker saved its index after the first build, and saves again only once it has moved
     // by many notes (lib/search/worker.ts): a restart loads that one and moves it by the commits since.
     const savedIndex = await waitForPersisted(dataDir, "", "search-index.json", 400);
@@ -399,6 +404,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       { measure: "search index saved (after the first build) before the restart", value: savedIndex ? "yes" : "NO" },
       { measure: "first search after a warm start / after main moved while down (ms)", value: `${warmSearch} / ${warmSearchMoved}` },
       { measure: "read model persisted for main's commit before the restart", value: persistedHead ? "yes" : "no (timed out)" },
+      { measure: "home page persisted for main's commit before the restart", value: persistedHome ? "yes" : "no (timed out)" },
       ...Object.entries(firstAfterCommit).map(([k, v]) => ({ measure: `first ${k} after a one-note commit (ms)`, value: v })),
       ...Object.entries(sizes).map(([k, v]) => ({ measure: `size of ${k} (bytes, uncompressed)`, value: v })),
       { measure: "server RSS, max (MB)", value: rssRun },
@@ -448,6 +454,18 @@ async function waitForPersisted(dataDir: string, commit: string, file = "head.js
       const saved = path.join(root, build, file);
       // An empty `commit`: any commit will do.
       if (fs.existsSync(saved) && startOf(saved).includes(commit ? `"commit":"${commit}"` : `"commit":"`)) return true;
+    }
+    await sleep(100);
+  }
+  return false;
+}
+
+/** Waits (up to 20 s) until the page of `key` is on disk for `commit`; false if it never is. */
+async function waitForPage(dataDir: string, commit: string, key: string): Promise<boolean> {
+  const root = path.join(dataDir, "read-model");
+  for (let i = 0; i < 200; i++) {
+    for (const build of fs.existsSync(root) ? fs.readdirSync(root) : []) {
+      if (fs.existsSync(pageFile(path.join(root, build), commit, key))) return true;
     }
     await sleep(100);
   }

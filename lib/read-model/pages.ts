@@ -22,7 +22,8 @@ export type StoredPage = { kind: Kind; key: string; headers: [string, string][];
 const FORMAT = 1;
 const COMMIT = /^[0-9a-f]{40}$/;
 const crc = (bytes: Buffer | string) => zlib.crc32(bytes).toString(16).padStart(8, "0");
-const fileOf = (folder: string, commit: string, key: string) =>
+/** Where the page of `key` (the page cache's "kind origin URL") is kept for `commit`. */
+export const pageFile = (folder: string, commit: string, key: string) =>
   path.join(folder, "pages", commit, `${createHash("sha256").update(key).digest("hex").slice(0, 40)}.page`);
 
 // The commit whose siblings this process already removed: once per commit, not per page.
@@ -31,7 +32,7 @@ let cleaned: string | null = null;
 /** Keep `page` for `commit` (written whole or not at all: a temporary file renamed into place). */
 export async function writePage(folder: string, commit: string, page: StoredPage): Promise<void> {
   if (!COMMIT.test(commit)) return;
-  const file = fileOf(folder, commit, page.key);
+  const file = pageFile(folder, commit, page.key);
   const dir = path.dirname(file);
   if (cleaned !== `${folder}\n${commit}`) {
     const parent = path.dirname(dir);
@@ -58,7 +59,7 @@ export async function writePage(folder: string, commit: string, page: StoredPage
 /** The page kept for exactly this commit and key; null when there is none, or it is damaged or another's. */
 export async function readPage(folder: string, commit: string, key: string): Promise<StoredPage | null> {
   if (!COMMIT.test(commit)) return null;
-  const bytes = await fs.promises.readFile(fileOf(folder, commit, key)).catch(() => null);
+  const bytes = await fs.promises.readFile(pageFile(folder, commit, key)).catch(() => null);
   if (!bytes) return null;
   const newline = bytes.indexOf(10);
   if (newline < 10) return null;
