@@ -7,15 +7,16 @@ import MiniSearch from "minisearch";
  * Why: at 10,000 notes the index holds 1.9 million postings in 62,000 such maps, 104 MB of heap in
  * the search worker, the largest single part of the server's memory; a `Map` entry costs about
  * 32 bytes and a small map about 170. As `[note, count, note, count, …]` in a plain array of small
- * integers the same index is 56 MB, and the scorer reads it in order without hashing.
+ * integers the same index is 70 MB, 58 MB once long lists are trimmed after a build (`trimPostings`),
+ * and the scorer reads it in order without hashing.
  *
  * MiniSearch gives a note's short id as `_nextId++` when it is added, so a list only ever grows at
  * its end and, like the map it replaces, runs in ascending note order (a map's insertion order):
  * scores are summed in the same order, to the last bit. `Postings` has the part of `Map` that
  * MiniSearch and lib/search/score.ts use; `compact` makes an index create these instead of maps
- * (MiniSearch's private `addTerm`, pinned with the scorer's INTERNALS_VERSION) and converts the maps
- * of an index loaded from JSON. `postings.test.ts` holds a compacted index equal to MiniSearch's own
- * through random adds, removes and queries.
+ * (MiniSearch's private `addTerm`, pinned with the scorer's INTERNALS_VERSION) and converts any maps
+ * the index already holds; `loadCompact` reads a saved index straight into them. `postings.test.ts`
+ * holds a compacted index equal to MiniSearch's own through random adds, removes, saves and queries.
  */
 export class Postings {
   // note, count, note, count…, ascending by note
