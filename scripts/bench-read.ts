@@ -446,30 +446,28 @@ async function buildArchive(gitdir: string, notes: number) {
   await store.commit({ ref: MAIN_REF, expected: await store.resolve("main"), author: AUTHOR, message: `Add ${notes - 21} notes`, changes });
 }
 
-/** Waits (up to 20 s) until the persisted read model's head names `commit`; false if it never does. */
-async function waitForPersisted(dataDir: string, commit: string, file = "head.json", tries = 200): Promise<boolean> {
+/** Waits (up to `tries` × 100 ms) until `found` holds in some build's read-model folder; false if it never does. */
+async function waitForReadModel(dataDir: string, found: (folder: string) => boolean, tries = 200): Promise<boolean> {
   const root = path.join(dataDir, "read-model");
   for (let i = 0; i < tries; i++) {
-    for (const build of fs.existsSync(root) ? fs.readdirSync(root) : []) {
-      const saved = path.join(root, build, file);
-      // An empty `commit`: any commit will do.
-      if (fs.existsSync(saved) && startOf(saved).includes(commit ? `"commit":"${commit}"` : `"commit":"`)) return true;
-    }
+    for (const build of fs.existsSync(root) ? fs.readdirSync(root) : []) if (found(path.join(root, build))) return true;
     await sleep(100);
   }
   return false;
 }
 
-/** Waits (up to 20 s) until the page of `key` is on disk for `commit`; false if it never is. */
-async function waitForPage(dataDir: string, commit: string, key: string): Promise<boolean> {
-  const root = path.join(dataDir, "read-model");
-  for (let i = 0; i < 200; i++) {
-    for (const build of fs.existsSync(root) ? fs.readdirSync(root) : []) {
-      if (fs.existsSync(pageFile(path.join(root, build), commit, key))) return true;
-    }
-    await sleep(100);
-  }
-  return false;
+/** Waits until the persisted `file` (head.json, the saved index) names `commit`; an empty `commit`: any commit. */
+function waitForPersisted(dataDir: string, commit: string, file = "head.json", tries = 200): Promise<boolean> {
+  return waitForReadModel(
+    dataDir,
+    (folder) => fs.existsSync(path.join(folder, file)) && startOf(path.join(folder, file)).includes(commit ? `"commit":"${commit}"` : `"commit":"`),
+    tries,
+  );
+}
+
+/** Waits until the page of `key` is on disk for `commit`. */
+function waitForPage(dataDir: string, commit: string, key: string): Promise<boolean> {
+  return waitForReadModel(dataDir, (folder) => fs.existsSync(pageFile(folder, commit, key)));
 }
 
 /** The first bytes of a file: where head.json and the saved search index name their commit. */
