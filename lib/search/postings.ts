@@ -14,8 +14,8 @@ import MiniSearch from "minisearch";
  * its end and, like the map it replaces, runs in ascending note order (a map's insertion order):
  * scores are summed in the same order, to the last bit. `Postings` has the part of `Map` that
  * MiniSearch and lib/search/score.ts use; `compact` makes an index create these instead of maps
- * (MiniSearch's private `addTerm`, pinned with the scorer's INTERNALS_VERSION) and converts any maps
- * the index already holds; `loadCompact` reads a saved index straight into them. `postings.test.ts`
+ * (MiniSearch's private `addTerm`, pinned with the scorer's INTERNALS_VERSION); `loadCompact` reads
+ * a saved index straight into them. `postings.test.ts`
  * holds a compacted index equal to MiniSearch's own through random adds, removes, saves and queries.
  */
 export class Postings {
@@ -26,13 +26,10 @@ export class Postings {
     this.pairs = pairs;
   }
 
-  static fromMap(map: ReadonlyMap<number, number>): Postings {
-    const pairs: number[] = [];
-    for (const [note, count] of map) pairs.push(note, count);
-    return new Postings(pairs).sorted();
-  }
-
-  /** From MiniSearch's JSON of one list, `{"note": count}` (integer keys come in ascending order). */
+  /**
+   * From MiniSearch's JSON of one list, `{"note": count}`. Integer keys come in ascending order; a
+   * damaged file's keys ("01") might not, and a list out of order would answer wrongly, so it is sorted.
+   */
   static fromObject(object: Record<string, number>): Postings {
     const pairs: number[] = [];
     for (const key of Object.keys(object)) pairs.push(parseInt(key, 10), object[key]!);
@@ -127,16 +124,13 @@ export class Postings {
   }
 }
 
-type FieldTermData = Map<number, Postings | Map<number, number>>;
+type FieldTermData = Map<number, Postings>;
 type Internals = {
   _index: Iterable<[string, FieldTermData]> & { fetch(term: string, create: () => FieldTermData): FieldTermData };
   addTerm: (fieldId: number, documentId: number, term: string) => void;
 };
 
-/**
- * Makes `search` keep its postings as `Postings`: the lists it adds from now on, and (for an index
- * loaded from JSON) the maps it holds. Returns the same index.
- */
+/** Makes a new, empty `search` keep its postings as `Postings`. Returns the same index. */
 export function compact<T>(search: MiniSearch<T>): MiniSearch<T> {
   const index = search as unknown as Internals;
   // MiniSearch's own addTerm, but a new list is a Postings, not a Map.
@@ -146,9 +140,6 @@ export function compact<T>(search: MiniSearch<T>): MiniSearch<T> {
     if (list == null) data.set(fieldId, new Postings([documentId, 1]));
     else list.set(documentId, (list.get(documentId) || 0) + 1);
   };
-  for (const [, data] of index._index) {
-    for (const [fieldId, list] of data) if (list instanceof Map) data.set(fieldId, Postings.fromMap(list));
-  }
   return search;
 }
 
@@ -174,6 +165,6 @@ export function loadCompact<T>(js: SerializedIndex, options: ConstructorParamete
 /** After a build: every long list gives back the room it kept for growing. */
 export function trimPostings<T>(search: MiniSearch<T>): void {
   for (const [, data] of (search as unknown as Internals)._index) {
-    for (const list of data.values()) if (list instanceof Postings) list.trim();
+    for (const list of data.values()) list.trim();
   }
 }
