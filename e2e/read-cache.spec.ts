@@ -100,6 +100,39 @@ test("agent formats served from memory revalidate with 304, and a plain-git comm
   expect((await request.get("/notes/AFN-964.md")).status()).toBe(404);
 });
 
+test("an agent's query asked for the first time is answered as the kept answer of the same query", async ({ request }) => {
+  // The first ask loads the route (which offers its handler to the proxy, lib/http/direct.ts); a
+  // new query is then answered by that handler called from the proxy, a repeated one from memory.
+  expect((await request.get(`/agents/search.json?q=egret${Date.now().toString(36)}`)).status()).toBe(200);
+  // Another test may commit to main between the asks (a new commit, rightly a new answer): then a new query.
+  let first, kept;
+  for (let attempt = 1; ; attempt++) {
+    const url = `/agents/search.json?q=${encodeURIComponent(`verified ${Date.now().toString(36)} admission`)}&limit=5`;
+    first = await request.get(url);
+    await request.get(url);
+    kept = await request.get(url);
+    if (first.headers()["x-content-commit"] === kept.headers()["x-content-commit"] || attempt === 3) break;
+  }
+  expect(first.status()).toBe(200);
+  expect(kept.status()).toBe(200);
+  expect(await first.text()).toBe(await kept.text());
+  expect(JSON.parse(await first.text()).count).toBeGreaterThan(0);
+  for (const name of [
+    "content-type",
+    "etag",
+    "x-content-commit",
+    "cache-control",
+    "access-control-allow-origin",
+    "access-control-expose-headers",
+    "x-content-type-options",
+  ]) {
+    expect(first.headers()[name], name).toBe(kept.headers()[name]);
+  }
+  expect(first.headers()["content-security-policy"]).toBeTruthy();
+  // Next adds its router's headers to Vary on a route's answer; the encoding is what a cache needs.
+  expect(first.headers()["vary"]).toContain("Accept-Encoding");
+});
+
 test("a query asked for the first time already names its commit, in its ETag and X-Content-Commit", async ({ request }) => {
   // Unique queries: no earlier request can have kept them.
   const word = `heron${Date.now().toString(36)}`;

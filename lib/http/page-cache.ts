@@ -8,7 +8,9 @@ import { etagMatches } from "@/lib/agents/http";
 import { persistedPage, persistPage } from "@/lib/read-model";
 import { sessionSecret } from "@/lib/auth/secret";
 import { commitNonce } from "./csp";
+import { directHandler } from "./direct";
 import { etagFor, originVary, requestOrigin } from "./origin";
+import { withSecurityHeaders } from "./security-headers";
 
 /**
  * Public HTML pages, rendered once per content commit and origin, then served from memory until
@@ -143,14 +145,15 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   // (Letting the app render it here too, as a fill behind a miss did, made the first reader after
   // a commit wait for two renders on the one thread.) Concurrent misses share the one render.
   if (!entry && s.commit === commit) {
-    // An agent's query asked for the first time is answered by its route directly (which sets the
-    // commit's ETag and X-Content-Commit itself): most queries are asked once, and keeping one would
-    // cost it a second pass through this server (the fill). Asked again under the same commit, it
-    // is kept (nginx's proxy_cache_min_uses 2). The search page keeps the fill: its ETag is the cache's.
+    // An agent's query asked for the first time is answered by its route's handler, called from
+    // here once the route has offered it (`answerDirectly`; the handler sets the commit's ETag and
+    // X-Content-Commit itself): most queries are asked once, and keeping one would cost it a second
+    // pass through this server (the fill). Asked again under the same commit, it is kept (nginx's
+    // proxy_cache_min_uses 2). The search page keeps the fill: its ETag is the cache's.
     if (kind === "agent" && PER_QUERY.test(request.nextUrl.pathname) && !s.asked.has(key)) {
       if (s.asked.size >= MAX_ASKED) s.asked.clear();
       s.asked.add(key);
-      return null;
+      return answerDirectly(request);
     }
     const filling = fillOnce(s, askOf(request, kind), commit, key);
     if (filling) await filling;
@@ -178,6 +181,22 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   headers.set("Content-Length", String(body.length));
   if (encoding) headers.set("Content-Encoding", encoding);
   return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
+}
+
+/**
+ * The route's own answer, from its handler called here (lib/http/direct.ts) rather than through
+ * Next's route pipeline; null when the route has offered none yet (its module loads on its first
+ * request) or the handler failed, and the request goes on to the route.
+ */
+async function answerDirectly(request: NextRequest): Promise<Response | null> {
+  const handler = request.method === "GET" ? directHandler(request.nextUrl.pathname) : undefined;
+  if (!handler) return null;
+  try {
+    return withSecurityHeaders(await handler(request));
+  } catch (e) {
+    console.error(`${request.nextUrl.pathname}: its handler failed when called from the proxy; the route answers`, e);
+    return null;
+  }
 }
 
 /**
