@@ -1,6 +1,9 @@
 /**
  * Runs once when a server process starts (Next's instrumentation hook), before any request.
  */
+
+// After a warm start's view is loaded: the first requests (answered from disk) go first.
+const WARM_UP_AFTER_MS = 1000;
 export async function register() {
   // Only the Node.js server reads the configuration; the hook also runs for the edge runtime.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -43,6 +46,14 @@ export async function register() {
         // Meanwhile the search worker loads the index it saved, in its own thread, so the first
         // search finds it loaded rather than waiting for the load.
         void import("@/lib/search").then((m) => m.loadSavedIndex(view)).catch(() => undefined);
+        // Then, a moment later, home and the agents' index are rendered once, so the modules behind
+        // pages and agent routes load now rather than in front of every reader at the first commit
+        // (lib/http/page-cache.ts, `warmUp`).
+        void view
+          .then(() => new Promise((resolve) => setTimeout(resolve, WARM_UP_AFTER_MS)))
+          .then(() => import("@/lib/http/page-cache"))
+          .then((m) => m.warmUp())
+          .catch(() => undefined);
       });
     }
   }
