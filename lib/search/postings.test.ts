@@ -66,6 +66,9 @@ describe("Postings", () => {
       { weight: 6, arbitrary: fc.tuple(fc.constant("set" as const), fc.nat(150), fc.integer({ min: 1, max: 9 })) },
       { weight: 2, arbitrary: fc.tuple(fc.constant("delete" as const), fc.nat(150), fc.constant(0)) },
       { weight: 1, arbitrary: fc.tuple(fc.constant("trim" as const), fc.constant(0), fc.constantFrom(4, 128)) },
+      // Seventy notes in a row, from a random one up or down: a list grows past 64 postings by
+      // sets alone (appends, or inserts in its middle), where it turns typed.
+      { weight: 1, arbitrary: fc.tuple(fc.constant("many" as const), fc.nat(150), fc.constantFrom(1, -1)) },
     );
     fc.assert(
       fc.property(fc.array(op, { minLength: 100, maxLength: 400 }), (ops) => {
@@ -76,12 +79,18 @@ describe("Postings", () => {
             list.set(note, count);
             model.set(note, count);
           } else if (kind === "delete") expect(list.delete(note)).toBe(model.delete(note));
-          else list.trim(count);
+          else if (kind === "many") {
+            for (let k = 0; k < 70; k++) {
+              const n = count > 0 ? note + k : note + 70 - k;
+              list.set(n, (n % 7) + 1);
+              model.set(n, (n % 7) + 1);
+            }
+          } else list.trim(count);
         }
         const expected = [...model].sort((a, b) => a[0] - b[0]);
         expect([...list]).toEqual(expected);
         expect(list.size).toBe(model.size);
-        for (let note = 0; note <= 151; note++) {
+        for (let note = 0; note <= 221; note++) {
           expect(list.get(note)).toBe(model.get(note));
           expect(list.has(note)).toBe(model.has(note));
         }

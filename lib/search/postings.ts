@@ -98,6 +98,13 @@ export class Postings {
       if (at === -end - 1) pairs.push(note, count);
       else pairs.splice(-at - 1, 0, note, count);
       this.length += 2;
+      // Long now: typed from here on, with room to grow, so a build never holds its long lists at
+      // 8 bytes an element (the server's memory peaks during the first build).
+      if (this.length === LONG + 2 && pairs.every((n) => n <= MAX_I32)) {
+        const typed = new Int32Array(this.length + (this.length >> 2));
+        typed.set(pairs);
+        this.pairs = typed;
+      }
       return this;
     }
     if (note > MAX_I32 || count > MAX_I32) {
@@ -167,8 +174,8 @@ export class Postings {
   }
 }
 
-// Lists of more elements than this are kept as Int32Arrays once trimmed; below it a typed array's
-// own header (about 130 bytes) would cost more than it saves.
+// Lists of more elements than this are kept as Int32Arrays (once trimmed, or as they grow past it);
+// below it a typed array's own header (about 130 bytes) would cost more than it saves.
 const LONG = 128;
 const MAX_I32 = 0x7fff_ffff;
 
