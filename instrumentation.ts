@@ -1,9 +1,9 @@
+// After a warm start's view is loaded: the first requests (answered from disk) go first.
+const WARM_UP_AFTER_MS = 1000;
+
 /**
  * Runs once when a server process starts (Next's instrumentation hook), before any request.
  */
-
-// After a warm start's view is loaded: the first requests (answered from disk) go first.
-const WARM_UP_AFTER_MS = 1000;
 export async function register() {
   // Only the Node.js server reads the configuration; the hook also runs for the edge runtime.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;

@@ -8,7 +8,7 @@ import MiniSearch from "minisearch";
  * the search worker, the largest single part of the server's memory; a `Map` entry costs about
  * 32 bytes and a small map about 170. As `[note, count, note, count, …]` in a plain array of small
  * integers the same index is 70 MB, 58 MB once long lists are trimmed after a build (`trimPostings`),
- * and 50 MB (36 MB of heap, 14 MB of typed arrays) since a trimmed long list is an Int32Array; the
+ * and 50 MB (36 MB of heap, 14 MB of typed arrays) since a long list is an Int32Array; the
  * scorer reads it in order without hashing (bench:read's 30 queries, four warm passes: 205–211 ms
  * against 196–214 ms with plain arrays only; a Uint32Array was 10% slower).
  *
@@ -21,8 +21,8 @@ import MiniSearch from "minisearch";
  * holds a compacted index equal to MiniSearch's own through random adds, removes, saves and queries.
  */
 export class Postings {
-  // note, count, note, count…, ascending by note. A short list is a plain array; a long one, once
-  // trimmed, an Int32Array with `length` of its elements in use and spare room past them.
+  // note, count, note, count…, ascending by note. A short list is a plain array; a long one (past 64
+  // postings, as it grows or when trimmed) an Int32Array with `length` elements in use and room past them.
   private pairs: number[] | Int32Array;
   private length: number;
 
