@@ -100,11 +100,7 @@ export class Postings {
       this.length += 2;
       // Long now: typed from here on, with room to grow, so a build never holds its long lists at
       // 8 bytes an element (the server's memory peaks during the first build).
-      if (this.length === LONG + 2 && pairs.every((n) => n <= MAX_I32)) {
-        const typed = new Int32Array(this.length + (this.length >> 2));
-        typed.set(pairs);
-        this.pairs = typed;
-      }
+      if (this.length === LONG + 2) this.toTyped(this.length >> 2);
       return this;
     }
     if (note > MAX_I32 || count > MAX_I32) {
@@ -164,8 +160,20 @@ export class Postings {
     const pairs = this.pairs;
     if (pairs instanceof Int32Array) {
       if (pairs.length > this.length) this.pairs = pairs.slice(0, this.length);
-    } else if (pairs.length > long && pairs.every((n) => n <= MAX_I32)) this.pairs = Int32Array.from(pairs);
-    else if (pairs.length > 64) this.pairs = pairs.slice();
+      return;
+    }
+    if (pairs.length > long) this.toTyped(0);
+    // Still plain (short, or a number past 31 bits): a copy without the room an array keeps for growing.
+    if (this.pairs === pairs && pairs.length > 64) this.pairs = pairs.slice();
+  }
+
+  /** A plain list as an Int32Array with `room` spare elements; left as it is if a number needs more than 31 bits. */
+  private toTyped(room: number): void {
+    const pairs = this.pairs;
+    if (pairs instanceof Int32Array || !pairs.every((n) => n <= MAX_I32)) return;
+    const typed = new Int32Array(this.length + room);
+    typed.set(pairs);
+    this.pairs = typed;
   }
 
   /** Back to a plain array, for a note or count past 31 bits (never met: a count of one term in one note). */

@@ -155,8 +155,8 @@ function handle(message: ToWorker): FromWorker | null {
       }
       return null;
     case "at":
-      // After a build (or a big push) the lists have stopped growing: about 12 MB of spare room at
-      // 10,000 notes goes back (a walk of some milliseconds, too many for every commit).
+      // After a build (or a big push) the lists have stopped growing: their spare room goes back
+      // (at 10,000 notes 1.7 MB in 56 ms, since long lists grow as typed arrays; too slow for every commit).
       if (addedSinceTrim >= TRIM_AFTER_ADDS) {
         trimPostings(search);
         addedSinceTrim = 0;
