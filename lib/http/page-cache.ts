@@ -109,14 +109,21 @@ export function cachedAgentFormat(request: NextRequest): Promise<Response | null
   return cached(request, "agent");
 }
 
-async function cached(request: NextRequest, kind: Kind): Promise<Response | null> {
-  if (!cacheable(request, kind)) return null;
-  let commit: string | null;
+/** Main's commit, read fresh from the ref; null when there is none or it cannot be read. */
+async function mainCommit(): Promise<string | null> {
   try {
-    commit = await (await getContentStore()).resolve(MAIN_REF);
+    return await (await getContentStore()).resolve(MAIN_REF);
   } catch {
     return null;
   }
+}
+
+/** The cache's key of a page or agent format: its kind, the origin it was built for and its URL. */
+const keyOf = (kind: Kind, origin: string, url: string) => `${kind} ${origin} ${url}`;
+
+async function cached(request: NextRequest, kind: Kind): Promise<Response | null> {
+  if (!cacheable(request, kind)) return null;
+  const commit = await mainCommit();
   if (!commit) return null;
   const s = state();
   if (s.commit !== commit) {
@@ -133,7 +140,7 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   const url = `${request.nextUrl.pathname}${request.nextUrl.search}`;
   const etag = etagFor(commit, `page.${createHash("sha256").update(url).digest("hex").slice(0, 12)}`, origin);
   const vary = ["Accept-Encoding", "Accept", originVary()].filter(Boolean).join(", ");
-  const key = `${kind} ${origin} ${url}`;
+  const key = keyOf(kind, origin, url);
   if (!request.nextUrl.search && AHEAD.test(request.nextUrl.pathname)) rememberAhead(s, key, askOf(request, kind));
   let entry = s.pages.get(key);
   // Not in memory: a previous run of this build may have kept it for this very commit (a restart).
@@ -287,12 +294,7 @@ function renderAhead(commit: string): void {
 export async function warmUp(): Promise<void> {
   const self = process.env.__NEXT_PRIVATE_ORIGIN;
   if (!self) return;
-  let commit: string | null;
-  try {
-    commit = await (await getContentStore()).resolve(MAIN_REF);
-  } catch {
-    return;
-  }
+  const commit = await mainCommit();
   if (!commit) return;
   // A host the guard lets through (lib/http/host-guard.ts): the site's own, else the first allowed.
   const { siteUrl, allowedHosts } = config();
@@ -306,7 +308,7 @@ export async function warmUp(): Promise<void> {
     const s = state();
     // Main moved meanwhile: a reader's render has loaded the modules already.
     if (s.commit && s.commit !== commit) return;
-    const key = `${ask.kind} ${origin} ${ask.path}`;
+    const key = keyOf(ask.kind, origin, ask.path);
     // Not through fillOnce: the page is likely in memory already (from disk); the point is the render.
     if (!s.filling.has(key)) await fill(ask, commit, key);
   }
@@ -348,7 +350,7 @@ async function fill(ask: Ask, commit: string, key: string): Promise<void> {
   if (kind === "page" && !String(answer.headers["content-type"] ?? "").startsWith("text/html")) return;
   if (kind === "agent" && answer.headers["x-content-commit"] !== commit) return;
   // A render that raced a commit on main may hold the newer commit: keep it only if main is still there.
-  if ((await (await getContentStore()).resolve(MAIN_REF)) !== commit || s.commit !== commit) return;
+  if ((await mainCommit()) !== commit || s.commit !== commit) return;
   const kept: [string, string][] = [];
   for (const [name, value] of Object.entries(answer.headers)) {
     if ((kind === "page" ? HOP : AGENT_HOP).has(name) || name.startsWith("x-middleware") || value === undefined) continue;
