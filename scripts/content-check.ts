@@ -4,13 +4,15 @@
  * Holds content committed outside the app (an agent with plain git, a person on a git host) to the
  * rules the app enforces: the note schema, the archive policy and, given a repository, the status
  * transitions of each commit against its parent (approvals read from the commit's trailers and
- * verified against refs/reviews). A repository's tip is checked by default, every commit after REV
- * with --since, and the whole repository (main from its first commit, every draft branch) with --all.
+ * verified against refs/reviews; a change to a verified note needs one too). A repository's tip is
+ * checked by default, every commit after REV with --since (any revision git takes: main~3, a tag, an
+ * abbreviated id), and the whole repository (main from its first commit, every draft branch) with --all.
  * Prints `file:line: field: message [rule]` and exits 1 on any finding.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { checkFolder, checkRepository, type Finding } from "@/lib/content/check";
+import { ConfigError, parseConfig } from "@/lib/env";
 
 function usage(message?: string): never {
   if (message) console.error(message);
@@ -42,7 +44,14 @@ async function main() {
       ? dir
       : null;
   if (!gitdir && (all || ref || since)) usage(`${target}: --all, --ref and --since need a git repository`);
-  const { checked, findings } = gitdir ? await checkRepository(gitdir, { ref, since, all }) : await checkFolder(dir);
+  // The same number of approvals the server asks for (REVIEW_APPROVALS), validated the same way.
+  let requiredApprovals: number;
+  try {
+    requiredApprovals = parseConfig({ REVIEW_APPROVALS: process.env.REVIEW_APPROVALS }).reviewApprovals;
+  } catch (e) {
+    usage(e instanceof ConfigError ? e.message : String(e));
+  }
+  const { checked, findings } = gitdir ? await checkRepository(gitdir, { ref, since, all, requiredApprovals }) : await checkFolder(dir);
   print(findings);
   const where = gitdir
     ? `${checked} commit(s) of ${path.relative(process.cwd(), dir) || "."}`

@@ -97,7 +97,10 @@ async function judgeNote(file: string, source: string, write: NoteWrite, commit?
   const { findings } = await acceptWrite(write);
   return findings.map((f) => ({
     file,
-    line: f.rule === "archive-policy" || f.rule === "images" ? lineOfField(source, f.field, f.line ?? 1) : lineOfKey(source, f.field.split(".")[0] ?? f.field),
+    line:
+      f.rule === "archive-policy" || f.rule === "images" || f.rule === "verified-change"
+        ? lineOfField(source, f.field, f.line ?? 1)
+        : lineOfKey(source, f.field.split(".")[0] ?? f.field),
     field: f.field,
     message: f.rule === "archive-policy" ? `${f.policy}: ${f.message}` : f.message,
     rule: f.rule === "archive-policy" ? `archive-policy/${f.policy}` : f.rule,
@@ -154,20 +157,26 @@ const PLAIN_GIT = { id: "plain git", role: "author" } as const;
  * approval trailers included: no exemption by date or by a marker inside the repository, both of
  * which a forger writes as easily as the commit.
  */
-export async function checkRepository(gitdir: string, opts: { ref?: string; since?: string; all?: boolean } = {}): Promise<CheckResult> {
+export async function checkRepository(
+  gitdir: string,
+  opts: { ref?: string; since?: string; all?: boolean; requiredApprovals?: number } = {},
+): Promise<CheckResult> {
   const store = openContentStore(gitdir);
+  const rules: Rules = { requiredApprovals: opts.requiredApprovals ?? 1 };
   if (!opts.all) {
     const ref = opts.ref ?? "HEAD";
     if (!(await store.resolve(ref))) throw new Error(`${ref}: no such ref in ${gitdir}`);
-    if (opts.since && !(await store.resolve(opts.since))) throw new Error(`${opts.since}: no such revision in ${gitdir}`);
-    const commits = await store.log(ref, { until: opts.since, limit: opts.since ? Infinity : 1 });
-    return { checked: commits.length, findings: await checkCommits(store, commits, /^(refs\/heads\/)?drafts\//.test(ref)) };
+    // --since takes any revision git would (main~3, a tag, an abbreviated id), resolved to its commit.
+    const since = opts.since ? await store.resolve(opts.since) : undefined;
+    if (opts.since && !since) throw new Error(`${opts.since}: no such revision in ${gitdir}`);
+    const commits = await store.log(ref, { until: since ?? undefined, limit: since ? Infinity : 1 });
+    return { checked: commits.length, findings: await checkCommits(store, commits, /^(refs\/heads\/)?drafts\//.test(ref), rules) };
   }
   if (opts.ref || opts.since) throw new Error("--all checks main and every draft branch; it takes no --ref or --since");
   if (!(await store.resolve(MAIN_REF))) throw new Error(`${MAIN_REF}: no such ref in ${gitdir}`);
   const main = await store.log(MAIN_REF);
   const onMain = new Set(main.map((r) => r.commit));
-  const findings = await checkCommits(store, main, false);
+  const findings = await checkCommits(store, main, false, rules);
   let checked = main.length;
   for (const { ref } of await store.listRefs(DRAFTS_PREFIX)) {
     const own: Revision[] = [];
@@ -175,7 +184,7 @@ export async function checkRepository(gitdir: string, opts: { ref?: string; sinc
       if (onMain.has(r.commit)) break;
       own.push(r);
     }
-    findings.push(...(await checkCommits(store, own, true)));
+    findings.push(...(await checkCommits(store, own, true, rules)));
     checked += own.length;
   }
   // And every review record on refs/reviews/*, replayed through the same acceptance function.
@@ -190,7 +199,9 @@ export async function checkRepository(gitdir: string, opts: { ref?: string; sinc
  * along the app's road: proposed as hypothesis on its branch, then promoted), on a draft branch a
  * save or status change. Approvals come from the commit's trailers, verified against refs/reviews.
  */
-async function checkCommits(store: Store, commits: readonly Revision[], onDraftBranch: boolean): Promise<Finding[]> {
+type Rules = { requiredApprovals: number };
+
+async function checkCommits(store: Store, commits: readonly Revision[], onDraftBranch: boolean, rules: Rules): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const revision of commits) {
     const { commit, parents } = revision;
@@ -210,6 +221,7 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
     const base: Omit<NoteWriteContext, "onMain" | "review"> = {
       phases: [...phases.phases.keys()],
       publishedIds: publishedOf(notes.values()),
+      requiredApprovals: rules.requiredApprovals,
       ...(reason ? { reason } : {}),
     };
     // Images: the assets/ folder as committed (names, hashes, unreferenced files); referenced ones are judged with their note.

@@ -127,6 +127,19 @@ export class ObjectDb {
     this.packList = null;
   }
 
+  /**
+   * The one object whose id starts with `prefix` (4 to 39 hex digits), loose or packed, as git
+   * expands an abbreviated id; null when none or more than one does.
+   */
+  async expand(prefix: string): Promise<Oid | null> {
+    if (!/^[0-9a-f]{4,39}$/.test(prefix)) return null;
+    try {
+      return await git.expandOid({ fs: this.iso, gitdir: this.gitdir, oid: prefix, cache: this.packCache });
+    } catch {
+      return null; // not found, or ambiguous
+    }
+  }
+
   async readType(oid: Oid, type: ObjectType): Promise<Buffer | null> {
     const object = await this.read(oid);
     if (object === null) return null;

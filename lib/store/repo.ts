@@ -61,11 +61,28 @@ export class Repo {
   }
 
   /**
-   * A revision as callers name it: "refs/heads/main", "main", "HEAD", "drafts/AFN-022" or a
-   * 40-hex commit id. Tags are peeled to their commit. Null when nothing by that name exists.
+   * A revision as git users name it: "refs/heads/main", "main", "HEAD", "drafts/AFN-022", a tag, a
+   * 40-hex commit id or an abbreviated one (at least 4 hex digits, unambiguous), each optionally
+   * followed by git's ancestry steps: "~N" (N first parents back), "^" / "^N" (the N-th parent).
+   * Tags are peeled to their commit. Null when nothing by that name exists.
    */
   async resolve(revision: string): Promise<Oid | null> {
-    if (typeof revision !== "string" || revision === "" || revision.includes("..") || revision.startsWith("/")) return null;
+    if (typeof revision !== "string") return null;
+    const steps = /^(.*?)((?:[~^]\d*)*)$/.exec(revision);
+    const base = steps?.[1] ?? "";
+    let oid = await this.resolveName(base);
+    for (const [, op, n] of (steps?.[2] ?? "").matchAll(/([~^])(\d*)/g)) {
+      if (oid === null) return null;
+      const count = n === "" ? 1 : Number(n);
+      if (op === "~") {
+        for (let i = 0; i < count && oid !== null; i++) oid = (await this.commit(oid))?.parents[0] ?? null;
+      } else if (count > 0) oid = (await this.commit(oid))?.parents[count - 1] ?? null;
+    }
+    return oid;
+  }
+
+  private async resolveName(revision: string): Promise<Oid | null> {
+    if (revision === "" || revision.includes("..") || revision.startsWith("/")) return null;
     let oid: Oid | null = null;
     if (OID.test(revision)) {
       if (this.commits.get(revision)) return revision;
@@ -77,6 +94,8 @@ export class Repo {
         if (ref !== "HEAD" && refNameProblem(ref) !== null) continue;
         if ((oid = await readRef(this.gitdir, ref)) !== null) break;
       }
+      // As git does, a name that is no ref may be an abbreviated commit id.
+      if (oid === null && /^[0-9a-f]{4,39}$/.test(revision)) oid = await this.db.expand(revision);
     }
     return oid === null ? null : this.peel(oid);
   }
