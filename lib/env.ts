@@ -61,6 +61,13 @@ const schema = z.object({
     .min(0, "must be from 0 (V8's own choice) to 300")
     .max(300, "must be from 0 (V8's own choice) to 300")
     .optional(),
+  // How many reviewers approve a promotion or a change to a verified note (docs/decisions/verified-means-reviewed.md).
+  REVIEW_APPROVALS: z.coerce
+    .number({ error: "must be a whole number of approvals, e.g. 1" })
+    .int("must be a whole number of approvals, e.g. 1")
+    .min(1, "must be at least 1: a verified note is always approved by someone")
+    .max(9, "must be at most 9")
+    .optional(),
   ...authEnvSchema.shape,
 });
 
@@ -77,6 +84,8 @@ export type AppConfig = {
   trustProxy: string[];
   /** V8's --heap-growing-percent for the server (HEAP_GROWING_PERCENT); 0: V8 chooses. */
   heapGrowingPercent: number;
+  /** Approvals a promotion or a verified change needs (REVIEW_APPROVALS, default 1). */
+  reviewApprovals: number;
   auth: AuthConfig;
 };
 
@@ -112,6 +121,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     allowedHosts: result.data.ALLOWED_HOSTS ?? null,
     trustProxy: result.data.TRUST_PROXY ?? [],
     heapGrowingPercent: result.data.HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT,
+    reviewApprovals: result.data.REVIEW_APPROVALS ?? 1,
     auth: auth.config,
   };
 }
@@ -125,6 +135,7 @@ export function config(): AppConfig {
     PORT: process.env.PORT,
     TRUST_PROXY: process.env.TRUST_PROXY,
     HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT,
+    REVIEW_APPROVALS: process.env.REVIEW_APPROVALS,
     ...Object.fromEntries(AUTH_ENV_KEYS.map((k) => [k, process.env[k]])),
   });
   return cached;

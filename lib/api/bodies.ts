@@ -111,7 +111,16 @@ const noteShape = z.object({
 
 const verdictKind = z.enum(["approve", "request-changes"]);
 const reviewState = z.object({
-  verdicts: z.array(z.object({ reviewer: z.string(), revision: z.string(), verdict: verdictKind, resolved: z.boolean().optional() })),
+  verdicts: z.array(
+    z.object({
+      reviewer: z.string(),
+      revision: z.string(),
+      verdict: verdictKind,
+      withdrawn: z.boolean().optional(),
+      name: z.string().optional(),
+      at: z.string().optional(),
+    }),
+  ),
 });
 
 /** GET /api/studio/notes/<id>, and the note every note write answers (lib/studio/note-view.ts). */
@@ -193,6 +202,18 @@ export const reviewBody = z.object({
       stale: z.boolean(),
       replaced: z.boolean(),
       selfVerdict: z.boolean(),
+      withdrawnAt: z.string().optional(),
+    }),
+  ),
+  requests: z.array(
+    z.object({
+      id: z.string(),
+      by: who,
+      at: z.string(),
+      revision: z.string(),
+      reviewers: z.array(who),
+      purpose: z.enum(["verify", "publish", "changes"]),
+      text: z.string().optional(),
     }),
   ),
   state: reviewState,

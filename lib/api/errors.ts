@@ -30,6 +30,9 @@ export const API_ERRORS = {
   busy: 409,
   "already-resolved": 409,
   "already-open": 409,
+  "already-withdrawn": 409,
+  // A draft that was published once is retracted or superseded, never discarded.
+  "not-discardable": 409,
   "unsupported-media-type": 415,
   "unsupported-image": 415,
   // A rule refused the write: every finding is in `where` / `unmet`.
@@ -52,6 +55,8 @@ export const API_ERRORS = {
   "too-many-pixels": 422,
   "image-refused": 422,
   "review-refused": 422,
+  // A review request naming someone who cannot approve the note (no such account, not a reviewer, one of its authors).
+  "not-a-reviewer": 422,
   // The git remote is out of reach: nothing was written, the same request can be sent again.
   "remote-unavailable": 503,
   // Never sent by the server: the studio's client answers it itself when the server cannot be reached.

@@ -24,6 +24,8 @@ export const noteId = z.string().transform((raw) => noteIdParam(raw));
 export const threadId = z.string().transform((raw) => threadIdParam(raw));
 /** A comment id from the URL (12 hex characters); anything else answers 404. */
 export const commentId = z.string().transform((raw) => threadIdParam(raw, "comment"));
+/** A verdict record id from the URL (12 hex characters); anything else answers 404. */
+export const verdictId = z.string().transform((raw) => threadIdParam(raw, "verdict"));
 /** A phase slug from the URL, as written (the phase module answers 404 for one it does not know). */
 export const phaseSlug = z.string();
 

@@ -30,17 +30,23 @@ export async function checkReviews(store: ContentStore): Promise<{ checked: numb
     const revisions = revisionReader(store, id);
     for (const [i, record] of log.records.entries()) {
       checked++;
-      const { threads } = deriveReviewState(log.records.slice(0, i), { currentRevision: "", currentNote: null });
-      const revision = "revision" in record && record.revision && (record.kind === "thread" || record.kind === "verdict") ? await revisions(record.revision) : null;
+      const { threads, verdicts } = deriveReviewState(log.records.slice(0, i), { currentRevision: "", currentNote: null });
+      const judged = record.kind === "thread" || record.kind === "verdict" || record.kind === "request";
+      const revision = "revision" in record && record.revision && judged ? await revisions(record.revision) : null;
       const context: ReviewWriteContext = {
         id,
         currentRevision: revision?.revision ?? "",
         currentNote: revision?.note ?? null,
         authors: revision?.authors ?? [],
         threads,
+        verdicts,
+        // Which branch held the revision then is not recorded; a request is judged on its text and reviewers.
+        hasDraft: true,
       };
       const write = writeOf(record, revision);
-      const { findings: found } = await acceptWrite({ ...write, actor: { id: record.by.id, name: record.by.name, role: "reviewer" }, context } as ReviewWrite);
+      // Roles live with the accounts, not here: a request is an author's write, everything else a reviewer's at most.
+      const role = record.kind === "request" ? "author" : "reviewer";
+      const { findings: found } = await acceptWrite({ ...write, actor: { id: record.by.id, name: record.by.name, role }, context } as ReviewWrite);
       const file = `${ref}:${recordPath(record)}`;
       const text = (await store.readFile(oid, recordPath(record))) ?? "";
       for (const f of found) {
@@ -89,6 +95,14 @@ function writeOf(record: ReviewRecord, at: AtRevision | null): ReviewWriteReques
       return { kind: record.kind === "resolve" ? "thread-resolve" : "thread-reopen", after: { thread: record.thread } };
     case "verdict":
       return { kind: "verdict", after: { revision: record.revision, verdict: record.verdict, ...(record.summary ? { summary: record.summary } : {}) } };
+    case "withdraw":
+      return { kind: "verdict-withdraw", after: { verdict: record.verdict } };
+    case "request":
+      // The accounts are not in the content repository: the named reviewers are taken as reviewers.
+      return {
+        kind: "review-request",
+        after: { revision: record.revision, reviewers: record.reviewers.map((r) => ({ ...r, role: "reviewer" as const })), ...(record.text ? { text: record.text } : {}) },
+      };
   }
 }
 

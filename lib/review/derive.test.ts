@@ -112,7 +112,7 @@ describe("verdicts", () => {
     const blocked = deriveReviewState([changes], { currentRevision: R1, currentNote: note(EVIDENCE) });
     expect(verdictState(blocked)).toBe("changes-requested");
     expect(checkTransition({ ...base, revision: R1, reviews: blocked.state }).unmet).toContain(
-      "rita requested changes on revision 1111111 and the request is not resolved",
+      "rita requested changes on revision 1111111 and has not approved a later revision or withdrawn the request; make the changes and ask rita for a review, or ask them to withdraw it",
     );
 
     const answered = deriveReviewState([changes, approve], { currentRevision: R1, currentNote: note(EVIDENCE) });
@@ -122,6 +122,49 @@ describe("verdicts", () => {
     ]);
     expect(standingVerdicts(answered).map((v) => v.verdict)).toEqual(["approve"]);
     expect(checkTransition({ ...base, revision: R1, reviews: answered.state }).allowed).toBe(true);
+  });
+
+  it("a request for changes outlives a new save: only the reviewer's later approval or withdrawal lifts it", () => {
+    const changes = rec({ kind: "verdict", by: rita, revision: R1, verdict: "request-changes" });
+    const saved = deriveReviewState([changes], { currentRevision: R2, currentNote: note(EVIDENCE) });
+    expect(verdictState(saved)).toBe("changes-requested");
+    expect(checkTransition({ ...base, revision: R2, reviews: saved.state }).allowed).toBe(false);
+
+    const approvedLater = deriveReviewState([changes, rec({ kind: "verdict", by: rita, revision: R2, verdict: "approve" })], {
+      currentRevision: R2,
+      currentNote: note(EVIDENCE),
+    });
+    expect(verdictState(approvedLater)).toBe("approved");
+
+    const withdrawn = deriveReviewState([changes, rec({ kind: "withdraw", by: rita, verdict: changes.id })], {
+      currentRevision: R2,
+      currentNote: note(EVIDENCE),
+    });
+    expect(withdrawn.verdicts[0]?.withdrawnAt).toBeTruthy();
+    expect(verdictState(withdrawn)).toBe("awaiting");
+  });
+
+  it("a withdrawal by anyone but the request's reviewer, or of an approval, is ignored and reported", () => {
+    const changes = rec({ kind: "verdict", by: rita, revision: R1, verdict: "request-changes" });
+    const approve = rec({ kind: "verdict", by: rita, revision: R1, verdict: "approve" });
+    const review = deriveReviewState(
+      [changes, rec({ kind: "withdraw", by: ada, verdict: changes.id }), rec({ kind: "withdraw", by: rita, verdict: approve.id }), approve],
+      {
+        currentRevision: R1,
+        currentNote: note(EVIDENCE),
+      },
+    );
+    expect(review.problems).toHaveLength(2);
+    expect(review.verdicts.every((v) => !v.withdrawnAt)).toBe(true);
+  });
+
+  it("review requests are listed with whom they ask", () => {
+    const ask = rec({ kind: "request", by: ada, revision: R1, reviewers: [rita], purpose: "publish", text: "Please look at the evidence." });
+    const review = deriveReviewState([ask], { currentRevision: R1, currentNote: note(EVIDENCE) });
+    expect(review.requests).toEqual([
+      { id: ask.id, by: ada, at: ask.at, revision: R1, reviewers: [rita], purpose: "publish", text: "Please look at the evidence." },
+    ]);
+    expect(recordPath(ask)).toMatch(/^requests\//);
   });
 
   it("by someone who wrote a revision is marked as a self-verdict and refused by the status machine", () => {

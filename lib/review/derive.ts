@@ -1,5 +1,5 @@
 import type { Note, SectionKey } from "@/lib/notes/schema";
-import type { ReviewState } from "@/lib/rules/status-machine";
+import { openChangeRequests, type ReviewState } from "@/lib/rules/status-machine";
 import type { RecordOf, ReviewRecord, Who } from "./records";
 
 /**
@@ -53,12 +53,28 @@ export type ReviewVerdict = {
   replaced: boolean;
   /** Given by someone who wrote a revision of the note: never counted. */
   selfVerdict: boolean;
+  /** A request for changes its reviewer took back, and when. */
+  withdrawnAt?: string;
+};
+
+/** An author's request for a review of one revision: of named reviewers, or of anyone. */
+export type ReviewRequest = {
+  id: string;
+  by: Who;
+  at: string;
+  revision: string;
+  /** Empty: any reviewer. */
+  reviewers: Who[];
+  purpose: "verify" | "publish" | "changes";
+  text?: string;
 };
 
 export type DerivedReview = {
   currentRevision: string;
   threads: ReviewThread[];
   verdicts: ReviewVerdict[];
+  /** Review requests, oldest first. */
+  requests: ReviewRequest[];
   /** What the status machine checks: each reviewer's latest verdict per revision. */
   state: ReviewState;
   problems: string[];
@@ -75,6 +91,7 @@ export type DeriveContext = {
 export function deriveReviewState(records: readonly ReviewRecord[], ctx: DeriveContext): DerivedReview {
   const threads = new Map<string, ReviewThread>();
   const verdicts: ReviewVerdict[] = [];
+  const requests: ReviewRequest[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
   const authors = new Set(ctx.revisionAuthors ?? []);
@@ -101,6 +118,18 @@ export function deriveReviewState(records: readonly ReviewRecord[], ctx: DeriveC
         replaced: false,
         selfVerdict: authors.has(r.by.id),
       });
+      continue;
+    }
+    if (r.kind === "withdraw") {
+      const v = verdicts.find((x) => x.id === r.verdict);
+      if (!v) problems.push(`withdrawal ${r.id} points at verdict ${r.verdict}, which does not exist`);
+      else if (v.reviewer.id !== r.by.id) problems.push(`withdrawal ${r.id} by ${r.by.id} of a verdict by ${v.reviewer.id} is ignored`);
+      else if (v.verdict !== "request-changes") problems.push(`withdrawal ${r.id} points at an approval; only a request for changes is withdrawn`);
+      else v.withdrawnAt = r.at;
+      continue;
+    }
+    if (r.kind === "request") {
+      requests.push({ id: r.id, by: r.by, at: r.at, revision: r.revision, reviewers: r.reviewers, purpose: r.purpose, ...(r.text ? { text: r.text } : {}) });
       continue;
     }
     const thread = threads.get(r.thread);
@@ -140,8 +169,18 @@ export function deriveReviewState(records: readonly ReviewRecord[], ctx: DeriveC
     currentRevision: ctx.currentRevision,
     threads: list,
     verdicts,
+    requests,
     state: {
-      verdicts: [...latest.values()].map((v) => ({ reviewer: v.reviewer.id, revision: v.revision, verdict: v.verdict })),
+      verdicts: [...latest.values()]
+        .sort((a, b) => a.at.localeCompare(b.at))
+        .map((v) => ({
+          reviewer: v.reviewer.id,
+          name: v.reviewer.name,
+          revision: v.revision,
+          verdict: v.verdict,
+          at: v.at,
+          ...(v.withdrawnAt ? { withdrawn: true } : {}),
+        })),
     },
     problems,
   };
@@ -175,10 +214,13 @@ export function standingVerdicts(review: DerivedReview, revision = review.curren
   return review.verdicts.filter((v) => v.revision === revision && !v.replaced && !v.selfVerdict);
 }
 
-/** "approved", "changes-requested", or "awaiting" a verdict on the current revision. */
+/**
+ * "changes-requested" while any reviewer's request for changes stands (on this revision or an
+ * earlier one: a new save does not answer it), else "approved" or "awaiting" a verdict on the current revision.
+ */
 export function verdictState(review: DerivedReview): "approved" | "changes-requested" | "awaiting" {
   const standing = standingVerdicts(review);
-  if (standing.some((v) => v.verdict === "request-changes")) return "changes-requested";
+  if (openChangeRequests(review.state).length > 0) return "changes-requested";
   if (standing.some((v) => v.verdict === "approve")) return "approved";
   return "awaiting";
 }

@@ -23,3 +23,15 @@ export async function giveVerdict(actor: StudioActor, id: string, request: Verdi
     }),
   );
 }
+
+/**
+ * A reviewer takes back their own request for changes (DELETE …/verdicts/<verdict id>): the record
+ * stays, a `withdraw` record marks it, and the request no longer holds the publish back.
+ */
+export async function withdrawVerdict(actor: StudioActor, id: string, verdictId: string) {
+  const target = await reviewTarget(id);
+  return writeReview(actor, target, { kind: "verdict-withdraw", after: { verdict: verdictId } }, () => ({
+    fields: { kind: "withdraw", verdict: verdictId },
+    message: `withdraw the request for changes ${verdictId}`,
+  }));
+}

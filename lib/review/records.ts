@@ -9,7 +9,8 @@ import { SECTIONS, type SectionKey } from "@/lib/notes/schema";
  * earlier ones by id, so the history of what anyone said is never rewritten.
  *
  *   threads/<thread id>/<stamp>-<record id>.json   thread (opening comment), reply, edit, resolve, reopen
- *   verdicts/<stamp>-<record id>.json              approve / request-changes on one revision
+ *   verdicts/<stamp>-<record id>.json              approve / request-changes on one revision; a withdrawal of one
+ *   requests/<stamp>-<record id>.json              an author asks for a review of one revision (named reviewers, or anyone)
  *   records.log                                    every record path above, one a line, in commit order
  *
  * The log is how a reader lists the records without walking trees, and it fixes their order; two
@@ -56,6 +57,18 @@ export const reviewRecordSchema = z.discriminatedUnion("kind", [
     verdict: z.enum(["approve", "request-changes"]),
     summary: z.string().optional(),
   }),
+  // A reviewer takes back their own request for changes (the verdict record stays, marked withdrawn).
+  z.object({ ...base, kind: z.literal("withdraw"), verdict: z.string().regex(RECORD_ID) }),
+  z.object({
+    ...base,
+    kind: z.literal("request"),
+    revision,
+    /** The reviewers asked; empty: any reviewer (a published hypothesis put up for verification, a draft put up for publishing). */
+    reviewers: z.array(who),
+    /** What the author wants looked at: "verify", "publish" or "changes". */
+    purpose: z.enum(["verify", "publish", "changes"]),
+    text: z.string().optional(),
+  }),
 ]);
 
 export type ReviewRecord = z.infer<typeof reviewRecordSchema>;
@@ -67,7 +80,8 @@ export const stampOf = (at: string) => at.replace(/[-:.]/g, "");
 
 export function recordPath(record: ReviewRecord): string {
   const file = `${stampOf(record.at)}-${record.id}.json`;
-  if (record.kind === "verdict") return `verdicts/${file}`;
+  if (record.kind === "verdict" || record.kind === "withdraw") return `verdicts/${file}`;
+  if (record.kind === "request") return `requests/${file}`;
   const thread = record.kind === "thread" ? record.id : record.thread;
   return `threads/${thread}/${file}`;
 }

@@ -33,8 +33,9 @@ export async function writeReview(
     id,
     commitPerson(actor),
     async (log) => {
-      const { threads } = deriveReviewState(log.records, { currentRevision: target.currentRevision, currentNote: target.currentNote });
-      const context = { id, currentRevision: target.currentRevision, currentNote: target.currentNote, authors: target.authors, threads };
+      const { threads, verdicts } = deriveReviewState(log.records, { currentRevision: target.currentRevision, currentNote: target.currentNote });
+      const hasDraft = target.copy.source !== "published";
+      const context = { id, currentRevision: target.currentRevision, currentNote: target.currentNote, authors: target.authors, threads, verdicts, hasDraft };
       const verdict = await acceptWrite({ ...write, actor, context } as ReviewWrite);
       if (!verdict.allowed) throw reviewRefused(write.kind, verdict.findings, target);
       const thread = (threadId: string) => {
@@ -85,6 +86,14 @@ function reviewRefused(kind: ReviewWrite["kind"], findings: readonly WriteFindin
       return first.field === "resolved" ? refuse(409, kind === "thread-resolve" ? "already-resolved" : "already-open") : refuse(404, "not-found");
     case "comment":
       return first.field === "by" ? refuse(403, "not-your-comment") : first.field === "text" ? refuse(422, "unchanged") : refuse(404, "not-found");
+    case "verdict":
+      return first.field === "withdrawn"
+        ? refuse(409, "already-withdrawn")
+        : first.field === "verdict" && /no verdict/.test(first.message)
+          ? refuse(404, "not-found")
+          : refuse(422, "review-refused");
+    case "reviewer":
+      return refuse(422, "not-a-reviewer");
     case "archive-policy":
       return refuse(422, "policy", `the archive policy refuses this text: ${where.map((w) => `${w.field} line ${w.line}: ${w.message}`).join("; ")}`);
     default:

@@ -1,7 +1,17 @@
 import { isPublishedStatus, noteSchema, type Note, type NoteInput } from "@/lib/notes/schema";
 import type { Phase } from "@/lib/phases/schema";
 import { scanNote, type PolicyRule } from "./archive-policy";
-import { checkBoundaryChange, checkPublish, checkTransition, changeRequestsOn, type Actor, type ReviewState } from "./status-machine";
+import {
+  changeRequestMessage,
+  checkBoundaryChange,
+  checkPublish,
+  checkTransition,
+  missingApprovals,
+  openChangeRequests,
+  type Actor,
+  type ReviewState,
+} from "./status-machine";
+import { listOfLabels, substanceChanges } from "./verified-change";
 import { checkImages, type AssetContext } from "./images";
 import { checkNotePhase, checkPhaseChange, isVerifiedStatus, type PhaseNoteFact } from "./phase-closeout";
 import { REVIEW_WRITE_KINDS, reviewFindings, type ReviewWrite, type ReviewWriteKind } from "./review-write";
@@ -28,6 +38,8 @@ export type Rule =
   | "images"
   | "status"
   | "review"
+  // a published change to a verified note's substance without the approval it needs (./verified-change.ts)
+  | "verified-change"
   | "closeout"
   // review writes (./review-write.ts): a verdict by an author of the note, a note with nothing to review,
   // a revision that is not the one named, a quote not in its section, a thread or comment that is not there or not yours
@@ -36,7 +48,9 @@ export type Rule =
   | "revision"
   | "anchor"
   | "thread"
-  | "comment";
+  | "comment"
+  | "verdict"
+  | "reviewer";
 
 /** One reason a write is refused: the field it is about, the line within that field's text when known. */
 export type WriteFinding = {
@@ -71,6 +85,8 @@ export type NoteWriteContext = {
   review: RevisionReview;
   /** Why: a retraction's or a boundary removal's reason (from the request, or a `Reason:` trailer). */
   reason?: string;
+  /** Approvals a promotion or a verified change needs (REVIEW_APPROVALS); 1 unless set. */
+  requiredApprovals?: number;
   /**
    * The images the note references, as found in the repository (lib/assets/note-assets.ts). Without
    * it only the note's text is checked (alt text, where each image lives); saves, publishes and
@@ -170,6 +186,7 @@ function transition(before: Note, after: Note, actor: Actor, ctx: NoteWriteConte
     actor,
     reason: ctx.reason,
     publishedIds: ctx.publishedIds,
+    ...(ctx.requiredApprovals ? { requiredApprovals: ctx.requiredApprovals } : {}),
   });
   const prefix = as === "publish" ? `${before.status} → ${after.status}: ` : "";
   // The role is this function's own first finding; the machine repeats it.
@@ -188,19 +205,16 @@ function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWrit
   // A plain-git retraction may give its reason as a `Reason:` trailer instead of in the file.
   const published = checkPublish(ctx.reason && !after.retraction_reason ? { ...after, retraction_reason: ctx.reason } : after);
   for (const message of published.unmet) findings.push({ rule: "status", field: "status", message });
-  const head = ctx.review.draftHead ?? ctx.review.revision;
-  for (const reviewer of changeRequestsOn(head, ctx.review)) {
-    findings.push({
-      rule: "review",
-      field: "status",
-      message: `${reviewer} requested changes on revision ${head.slice(0, 7)}; publishing waits until the changes are made (a new save) or ${reviewer} approves it`,
-    });
+  // A reviewer's request for changes holds the publish back until that reviewer approves a later revision or withdraws it.
+  for (const request of openChangeRequests(ctx.review)) {
+    findings.push({ rule: "review", field: "status", message: `publishing waits: ${changeRequestMessage(request)}` });
   }
   if (after.status === "draft") return findings;
   const onMain = ctx.onMain;
   if (onMain) {
     findings.push(...transition(onMain, after, actor, ctx, "publish"));
     findings.push(...boundaryOf(onMain, after, ctx.reason));
+    findings.push(...verifiedChangeOf(onMain, after, ctx));
   } else {
     const proposed = { ...after, status: "draft" as const };
     findings.push(...transition(proposed, { ...after, status: "hypothesis" }, actor, ctx, "publish").map(fromDraft));
@@ -211,9 +225,34 @@ function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWrit
 
 const fromDraft = (f: WriteFinding): WriteFinding => ({ ...f, message: `${f.message} (a new note is proposed as a hypothesis first)` });
 
-/** Does landing `after` where main holds `onMain` need a reviewer's approval? (A promotion to, or between, verified statuses.) */
-export function needsApproval(onMain: Pick<Note, "status"> | null, after: Pick<Note, "status">): boolean {
-  return isVerifiedStatus(after.status) && onMain?.status !== after.status;
+/**
+ * A published change to what a verified note says needs an approval of exactly the revision that
+ * lands, by reviewers who wrote none of it, as a promotion does (./verified-change.ts says which
+ * fields are substance). A promotion or reclassification is judged by the status machine instead.
+ */
+function verifiedChangeOf(onMain: Note, after: Note, ctx: NoteWriteContext): WriteFinding[] {
+  if (!isVerifiedStatus(onMain.status) || promotes(onMain, after)) return [];
+  const changes = substanceChanges(onMain, after);
+  if (changes.length === 0) return [];
+  const missing = missingApprovals(ctx.review.revision, ctx.review.revisionAuthors, { verdicts: [...ctx.review.verdicts] }, ctx.requiredApprovals);
+  if (missing.length === 0) return [];
+  const first = changes[0];
+  const what = listOfLabels(changes);
+  return [
+    {
+      rule: "verified-change",
+      field: first?.field ?? "note",
+      message: `${after.id} is verified, and this changes its ${what}: a change to a verified note is published only with a reviewer's approval of that exact revision (${missing.join("; ")}). Ask a reviewer for a review of this revision, or publish the change as a new hypothesis that supersedes ${after.id}`,
+    },
+  ];
+}
+
+/** A move to, or between, verified statuses: the status machine's promotion, approved like one. */
+const promotes = (onMain: Pick<Note, "status"> | null, after: Pick<Note, "status">) => isVerifiedStatus(after.status) && onMain?.status !== after.status;
+
+/** Does landing `after` where main holds `onMain` need a reviewer's approval? (A promotion, or a change to a verified note's substance.) */
+export function needsApproval(onMain: Note | null, after: Note): boolean {
+  return promotes(onMain, after) || (onMain !== null && isVerifiedStatus(onMain.status) && substanceChanges(onMain, after).length > 0);
 }
 
 // ---- phases ------------------------------------------------------------------------------------

@@ -18,7 +18,10 @@ import type { WriteFinding } from "./accept-write";
  *   credential pasted into a comment is as published as one in a note.
  */
 
-export type ReviewWriteKind = "thread" | "reply" | "comment-edit" | "thread-resolve" | "thread-reopen" | "verdict";
+export type ReviewWriteKind = "thread" | "reply" | "comment-edit" | "thread-resolve" | "thread-reopen" | "verdict" | "verdict-withdraw" | "review-request";
+
+/** A verdict as the rules need it (lib/review/derive.ts's ReviewVerdict has this shape). */
+export type ReviewVerdictFact = { id: string; reviewer: { id: string; name: string }; verdict: "approve" | "request-changes"; withdrawnAt?: string };
 
 /** A thread as the rules need it (lib/review/derive.ts's ReviewThread has this shape). */
 export type ReviewThreadFact = {
@@ -39,7 +42,14 @@ export type ReviewWriteContext = {
   authors: readonly string[];
   /** The review's threads at the head the record will be appended to. */
   threads: readonly ReviewThreadFact[];
+  /** The review's verdicts at that head (for a withdrawal). */
+  verdicts?: readonly ReviewVerdictFact[];
+  /** Whether the note has an unpublished draft, and whether it is on main: what a review request asks for. */
+  hasDraft?: boolean;
 };
+
+/** A reviewer a request names, as the accounts know them (role null: no such account). */
+export type RequestedReviewer = { id: string; name: string; role: Actor["role"] | null };
 
 type Who = Actor & { name?: string };
 
@@ -55,9 +65,20 @@ export type ReviewWrite =
   | { kind: "reply"; actor: Who; after: { thread: string; text: string }; context: ReviewWriteContext }
   | { kind: "comment-edit"; actor: Who; after: { thread: string; comment: string; text: string }; context: ReviewWriteContext }
   | { kind: "thread-resolve" | "thread-reopen"; actor: Who; after: { thread: string }; context: ReviewWriteContext }
-  | { kind: "verdict"; actor: Who; after: { revision: string; verdict: "approve" | "request-changes"; summary?: string }; context: ReviewWriteContext };
+  | { kind: "verdict"; actor: Who; after: { revision: string; verdict: "approve" | "request-changes"; summary?: string }; context: ReviewWriteContext }
+  | { kind: "verdict-withdraw"; actor: Who; after: { verdict: string }; context: ReviewWriteContext }
+  | { kind: "review-request"; actor: Who; after: { revision: string; reviewers: readonly RequestedReviewer[]; text?: string }; context: ReviewWriteContext };
 
-export const REVIEW_WRITE_KINDS: readonly ReviewWriteKind[] = ["thread", "reply", "comment-edit", "thread-resolve", "thread-reopen", "verdict"];
+export const REVIEW_WRITE_KINDS: readonly ReviewWriteKind[] = [
+  "thread",
+  "reply",
+  "comment-edit",
+  "thread-resolve",
+  "thread-reopen",
+  "verdict",
+  "verdict-withdraw",
+  "review-request",
+];
 
 const HEADING = Object.fromEntries(SECTIONS.map((s) => [s.key, s.heading])) as Record<SectionKey, string>;
 const short = (revision: string) => revision.slice(0, 7);
@@ -92,6 +113,46 @@ export async function reviewFindings(write: ReviewWrite): Promise<WriteFinding[]
       });
     }
     if (write.after.summary) findings.push(...(await policy("summary", write.after.summary)));
+    return findings;
+  }
+
+  if (write.kind === "verdict-withdraw") {
+    const v = context.verdicts?.find((x) => x.id === write.after.verdict);
+    if (!v) return [{ rule: "verdict", field: "verdict", message: `${context.id} has no verdict ${write.after.verdict}` }];
+    if (v.reviewer.id !== actor.id) findings.push(role(`only ${v.reviewer.name} withdraws their own request for changes`));
+    if (v.verdict !== "request-changes")
+      findings.push({ rule: "verdict", field: "verdict", message: "an approval is not withdrawn: give a new verdict instead" });
+    else if (v.withdrawnAt) findings.push({ rule: "verdict", field: "withdrawn", message: "this request for changes is already withdrawn" });
+    return findings;
+  }
+
+  if (write.kind === "review-request") {
+    const { revision, reviewers, text } = write.after;
+    if (actor.role !== "author") findings.push(role(`only authors ask for a review; ${nameOf(actor)} is signed in as a ${actor.role}`));
+    if (!context.currentNote) findings.push({ rule: "reviewable", field: "revision", message: `${context.id} has no saved, valid revision to review` });
+    else if (revision !== context.currentRevision) {
+      findings.push({
+        rule: "revision",
+        field: "revision",
+        message: `${context.id} is now at revision ${short(context.currentRevision)}, not ${short(revision)}: ask for a review of the revision reviewers will read`,
+      });
+    } else if (!context.hasDraft && context.currentNote.status !== "hypothesis") {
+      findings.push({
+        rule: "reviewable",
+        field: "revision",
+        message: `${context.id} has no draft and is ${context.currentNote.status}: there is nothing to review; save a change first (a published hypothesis can be put up for verification)`,
+      });
+    }
+    for (const r of reviewers) {
+      if (r.role === null) findings.push({ rule: "reviewer", field: "reviewers", message: `${r.id} is not an account of this archive` });
+      else if (r.role !== "reviewer") findings.push({ rule: "reviewer", field: "reviewers", message: `${r.name} is not a reviewer (signed in as ${r.role})` });
+      else if (context.authors.includes(r.id)) {
+        findings.push({ rule: "reviewer", field: "reviewers", message: `${r.name} wrote a revision of ${context.id}, so cannot approve it: ask someone else` });
+      }
+    }
+    if (new Set(reviewers.map((r) => r.id)).size !== reviewers.length)
+      findings.push({ rule: "reviewer", field: "reviewers", message: "a reviewer is named twice" });
+    if (text) findings.push(...(await policy("text", text)));
     return findings;
   }
 

@@ -28,7 +28,11 @@ function note(status: Status, patch: Partial<Note> = {}): Note {
 
 const approvedByBea: ReviewState = { verdicts: [{ reviewer: "bea", revision: HEAD, verdict: "approve" }] };
 
-/** Everything any route could ask for is present: complete sections, a fresh outside approval, a reason. */
+/**
+ * Everything any route could ask for is present: complete sections, a fresh outside approval, a
+ * reason, and a note that is published (on main) unless the move is the one back to draft, which
+ * only a note nobody could read yet makes.
+ */
 function complete(from: Status, to: Status, patch: Partial<TransitionInput> = {}): TransitionInput {
   return {
     note: note(from),
@@ -38,7 +42,7 @@ function complete(from: Status, to: Status, patch: Partial<TransitionInput> = {}
     reviews: approvedByBea,
     actor: { id: "ada", role: "author" },
     reason: "The loader measured the wrong tensor.",
-    publishedIds: new Set(["AFN-031"]),
+    publishedIds: new Set(to === "draft" ? ["AFN-031"] : ["AFN-031", "AFN-030"]),
     ...patch,
   };
 }
@@ -103,6 +107,14 @@ describe("every status change, for a complete approved note", () => {
     });
     expect(actionsFrom("hypothesis").at(-1)?.to).toBe("draft");
     expect(actionsFrom("retracted")).toEqual([]);
+  });
+});
+
+describe("a note never published", () => {
+  it.each(["retracted", "superseded"] as const)("is not %s: it is discarded instead", (to) => {
+    const v = checkTransition(complete("hypothesis", to, { publishedIds: new Set(["AFN-031"]), note: { ...note("hypothesis"), superseded_by: "AFN-031" } }));
+    expect(v.allowed).toBe(false);
+    expect(v.unmet).toEqual(["AFN-030 was never published, so no reader needs to be told: discard the draft instead"]);
   });
 });
 
@@ -180,20 +192,46 @@ describe("hypothesis → verified", () => {
     expect(v.unmet.join("\n")).toMatch(/earlier revision \(9e8d7c6\) does not cover 3f9a1c2/);
   });
 
-  it("is blocked by an unresolved change request on the revision, even beside an approval", () => {
-    const verdicts = [...approvedByBea.verdicts, { reviewer: "cy", revision: HEAD, verdict: "request-changes" as const }];
-    const v = promote({ reviews: { verdicts } });
-    expect(v.allowed).toBe(false);
-    expect(v.unmet).toEqual(["cy requested changes on revision 3f9a1c2 and the request is not resolved"]);
+  it("is blocked by a standing request for changes, on this revision or an earlier one, even beside an approval", () => {
+    for (const revision of [HEAD, OLDER]) {
+      const verdicts = [...approvedByBea.verdicts, { reviewer: "cy", name: "Cy", revision, verdict: "request-changes" as const, at: "2026-12-01T10:00:00Z" }];
+      const v = promote({ reviews: { verdicts } });
+      expect(v.allowed).toBe(false);
+      expect(v.unmet).toEqual([
+        `Cy requested changes on revision ${revision.slice(0, 7)} and has not approved a later revision or withdrawn the request; make the changes and ask Cy for a review, or ask them to withdraw it`,
+      ]);
+    }
   });
 
-  it("is not blocked by a resolved change request, nor by one on an older revision", () => {
+  it("is not blocked by a withdrawn request, nor by one its reviewer answered with a later approval", () => {
     const verdicts = [
       ...approvedByBea.verdicts,
-      { reviewer: "cy", revision: HEAD, verdict: "request-changes" as const, resolved: true },
-      { reviewer: "dee", revision: OLDER, verdict: "request-changes" as const },
+      { reviewer: "cy", revision: HEAD, verdict: "request-changes" as const, withdrawn: true, at: "2026-12-01T10:00:00Z" },
+      { reviewer: "dee", revision: OLDER, verdict: "request-changes" as const, at: "2026-12-01T10:00:00Z" },
+      { reviewer: "dee", revision: HEAD, verdict: "approve" as const, at: "2026-12-02T10:00:00Z" },
     ];
     expect(promote({ reviews: { verdicts } })).toEqual({ allowed: true, unmet: [] });
+  });
+
+  it("is blocked again when the reviewer who approved later asks for changes", () => {
+    const verdicts = [
+      { reviewer: "bea", revision: HEAD, verdict: "approve" as const, at: "2026-12-01T10:00:00Z" },
+      { reviewer: "dee", revision: HEAD, verdict: "approve" as const, at: "2026-12-01T11:00:00Z" },
+      { reviewer: "dee", revision: HEAD, verdict: "request-changes" as const, at: "2026-12-02T10:00:00Z" },
+    ];
+    // The state keeps each reviewer's latest verdict per revision; here dee's two are on one revision.
+    const v = promote({ reviews: { verdicts: verdicts.slice(0, 1).concat(verdicts.slice(2)) } });
+    expect(v.allowed).toBe(false);
+    expect(v.unmet[0]).toMatch(/^dee requested changes on revision 3f9a1c2/);
+  });
+
+  it("needs as many approvals as REVIEW_APPROVALS asks for, each by a reviewer who did not write it", () => {
+    const two = { verdicts: [...approvedByBea.verdicts, { reviewer: "cy", revision: HEAD, verdict: "approve" as const }] };
+    expect(promote({ reviews: approvedByBea, requiredApprovals: 2 }).unmet).toEqual([
+      "1 of the 2 approvals of revision 3f9a1c2 this archive requires (REVIEW_APPROVALS) by reviewers other than its authors",
+    ]);
+    expect(promote({ reviews: two, requiredApprovals: 2 })).toEqual({ allowed: true, unmet: [] });
+    expect(promote({ reviews: two, requiredApprovals: 2, revisionAuthors: ["ada", "cy"] }).allowed).toBe(false);
   });
 
   it("refuses a reviewer who tries to promote", () => {

@@ -9,9 +9,12 @@ import { BOUNDARY_LABEL, noteSchema, SECTIONS, STATUS_LABEL, STATUSES, type Boun
 export type Role = "author" | "reviewer";
 export type Actor = { id: string; role: Role };
 
-/** Review data as the review module derives it; `resolved` marks a change request that was answered. */
+/**
+ * Review data as the review module derives it: each reviewer's latest verdict per revision, oldest
+ * first. `withdrawn` marks a request for changes its reviewer took back; `name` is for messages.
+ */
 export type ReviewState = {
-  verdicts: { reviewer: string; revision: string; verdict: "approve" | "request-changes"; resolved?: boolean }[];
+  verdicts: { reviewer: string; revision: string; verdict: "approve" | "request-changes"; withdrawn?: boolean; name?: string; at?: string }[];
 };
 
 export type TransitionInput = {
@@ -27,6 +30,8 @@ export type TransitionInput = {
   reason?: string;
   /** Ids of the notes published on main, for `superseded_by`. */
   publishedIds: ReadonlySet<string>;
+  /** How many reviewers must approve a promotion (REVIEW_APPROVALS); 1 unless set. */
+  requiredApprovals?: number;
 };
 
 export type TransitionVerdict = { allowed: boolean; unmet: string[] };
@@ -50,33 +55,61 @@ const filled =
   ({ note }) =>
     keys.filter((k) => note.sections[k].trim() === "").map((k) => `the ${HEADING[k]} section is empty`);
 
-/** The approval must be of exactly this revision: a later edit is something no reviewer has read. */
-const approvedByAnotherReviewer: Requirement = ({ revision, revisionAuthors, reviews }) => {
+/** Reviewers (not among `authors`) whose approval of exactly `revision` stands. */
+export const approversOf = (revision: string, authors: readonly string[], reviews: ReviewState): string[] =>
+  unique(reviews.verdicts.filter((v) => v.verdict === "approve" && v.revision === revision && !authors.includes(v.reviewer)).map((v) => v.reviewer));
+
+/**
+ * What is missing for `revision` to count as approved: `required` approvals of exactly that
+ * revision by reviewers who wrote none of it. A later edit is something no reviewer has read.
+ */
+export function missingApprovals(revision: string, authors: readonly string[], reviews: ReviewState, required = 1): string[] {
   if (revision.trim() === "") return ["the revision being promoted is not known; save the draft and try again"];
-  const authors = new Set(revisionAuthors);
-  const approvals = reviews.verdicts.filter((v) => v.verdict === "approve");
-  const ofThis = approvals.filter((v) => v.revision === revision);
-  if (ofThis.some((v) => !authors.has(v.reviewer))) return [];
+  const need = Math.max(1, required);
+  const have = approversOf(revision, authors, reviews);
+  if (have.length >= need) return [];
 
   const rev = short(revision);
-  const unmet = [`no approval of revision ${rev} by a reviewer other than its authors`];
-  const selfApprovers = unique(ofThis.filter((v) => authors.has(v.reviewer)).map((v) => v.reviewer));
+  const approvals = reviews.verdicts.filter((v) => v.verdict === "approve");
+  const unmet =
+    need === 1
+      ? [`no approval of revision ${rev} by a reviewer other than its authors`]
+      : [`${have.length} of the ${need} approvals of revision ${rev} this archive requires (REVIEW_APPROVALS) by reviewers other than its authors`];
+  const selfApprovers = unique(approvals.filter((v) => v.revision === revision && authors.includes(v.reviewer)).map((v) => v.reviewer));
   if (selfApprovers.length) {
     unmet.push(`an approval by its own author does not count (${selfApprovers.join(", ")} wrote this note)`);
   }
-  const earlier = unique(approvals.filter((v) => v.revision !== revision && !authors.has(v.reviewer)).map((v) => short(v.revision)));
+  const earlier = unique(approvals.filter((v) => v.revision !== revision && !authors.includes(v.reviewer)).map((v) => short(v.revision)));
   if (earlier.length) {
     unmet.push(`an approval of an earlier revision (${earlier.join(", ")}) does not cover ${rev}; ask for a review of the current revision`);
   }
   return unmet;
-};
+}
 
-/** Reviewers whose "request changes" on exactly `revision` still stands (a new save or their next verdict answers it). */
-export const changeRequestsOn = (revision: string, reviews: ReviewState): string[] =>
-  unique(reviews.verdicts.filter((v) => v.verdict === "request-changes" && v.revision === revision && !v.resolved).map((v) => v.reviewer));
+const approvedByAnotherReviewer: Requirement = ({ revision, revisionAuthors, reviews, requiredApprovals }) =>
+  missingApprovals(revision, revisionAuthors, reviews, requiredApprovals);
 
-const noOpenChangeRequests: Requirement = ({ revision, reviews }) =>
-  changeRequestsOn(revision, reviews).map((reviewer) => `${reviewer} requested changes on revision ${short(revision)} and the request is not resolved`);
+export type ChangeRequest = { reviewer: string; name: string; revision: string; at?: string };
+
+/**
+ * The requests for changes that still stand: a reviewer's latest verdict on the note (on any of its
+ * revisions) asks for changes and was not withdrawn. A new save does not answer it; only that
+ * reviewer does, by approving a later revision or withdrawing the request.
+ */
+export function openChangeRequests(reviews: ReviewState): ChangeRequest[] {
+  const latest = new Map<string, ReviewState["verdicts"][number]>();
+  const ordered = reviews.verdicts.map((v, i) => ({ v, i })).sort((a, b) => (a.v.at ?? "").localeCompare(b.v.at ?? "") || a.i - b.i);
+  for (const { v } of ordered) latest.set(v.reviewer, v);
+  return [...latest.values()]
+    .filter((v) => v.verdict === "request-changes" && !v.withdrawn)
+    .map((v) => ({ reviewer: v.reviewer, name: v.name ?? v.reviewer, revision: v.revision, ...(v.at ? { at: v.at } : {}) }));
+}
+
+/** Said of a standing request for changes, wherever it holds something back. */
+export const changeRequestMessage = (r: ChangeRequest) =>
+  `${r.name} requested changes on revision ${short(r.revision)} and has not approved a later revision or withdrawn the request; make the changes and ask ${r.name} for a review, or ask them to withdraw it`;
+
+const noOpenChangeRequests: Requirement = ({ reviews }) => openChangeRequests(reviews).map(changeRequestMessage);
 
 const supersededByPublished: Requirement = ({ note, publishedIds }) => {
   const by = note.superseded_by;
@@ -88,6 +121,10 @@ const supersededByPublished: Requirement = ({ note, publishedIds }) => {
 
 const retractionReason: Requirement = ({ note, reason }) =>
   reason?.trim() || note.retraction_reason?.trim() ? [] : ["a retraction needs a reason, which readers will see"];
+
+/** Retracting or superseding tells readers something about a note they could read; a draft never published is discarded instead. */
+const published: Requirement = ({ note, publishedIds }) =>
+  publishedIds.has(note.id) ? [] : [`${note.id} was never published, so no reader needs to be told: discard the draft instead`];
 
 /** Going back to draft is only a change of mind before anyone could read the note. */
 const notYetPublished: Requirement = ({ note, publishedIds }) =>
@@ -127,8 +164,8 @@ export const STATUS_MACHINE: { readonly [F in Status]: { readonly [T in Status]:
     "verified-checkpoint": allow("Promote to verified checkpoint", ...VERIFICATION),
     "verified-structural": allow("Promote to verified structural decision", ...VERIFICATION),
     // A plan can be replaced by a later plan or result; readers are better sent on than told it was withdrawn.
-    superseded: allow("Supersede…", supersededByPublished),
-    retracted: allow("Retract…", retractionReason),
+    superseded: allow("Supersede…", published, supersededByPublished),
+    retracted: allow("Retract…", published, retractionReason),
   },
   // Checkpoint and structural are different claims (holds at a pinned state vs. the structure is
   // proven); changing which one a note makes is a new claim, so it needs a fresh approval of the

@@ -15,6 +15,8 @@ import { viewOf, type NoteView } from "./note-view";
 import { editRefused } from "./refusal";
 import { validNote } from "./save-draft";
 import { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, noMain, notePath } from "./refs";
+import { DISCARDED_PREFIX, idOfDiscardedRef, REVIEWS_PREFIX } from "@/lib/working-copy/layout";
+import { NOTE_ID } from "@/lib/notes/schema";
 
 /**
  * "New note": the next free id, counted over main and every draft branch, claimed by creating
@@ -28,13 +30,19 @@ export async function createNote(actor: StudioActor, request: CreateNoteRequest)
   const store = await getContentStore();
   // Branches first, then main: publishing writes main before deleting its branch, so a published
   // draft's id is always seen in one of the two.
-  const drafts = await store.listRefs(DRAFTS_PREFIX);
+  // Discarded drafts and review records keep their ids too: an id names one note, ever.
+  const [drafts, discarded, reviews] = await Promise.all([store.listRefs(DRAFTS_PREFIX), store.listRefs(DISCARDED_PREFIX), store.listRefs(REVIEWS_PREFIX)]);
   const mainHead = await store.resolve(MAIN_REF);
   if (!mainHead) throw noMain();
   const [main, siteText] = await Promise.all([mainFacts(store, mainHead), store.readFile(mainHead, SITE_FILE)]);
   const prefix = siteText ? parseSite(siteText).id_prefix : "AFN";
 
-  const taken = new Set([...main.snapshot.notes.map((n) => n.id), ...drafts.flatMap((d) => idOfDraftRef(d.ref) ?? [])]);
+  const taken = new Set([
+    ...main.snapshot.notes.map((n) => n.id),
+    ...drafts.flatMap((d) => idOfDraftRef(d.ref) ?? []),
+    ...discarded.flatMap((d) => idOfDiscardedRef(d.ref) ?? []),
+    ...reviews.map((r) => r.ref.slice(REVIEWS_PREFIX.length)).filter((id) => NOTE_ID.test(id)),
+  ]);
   const numbers = [...taken].flatMap((id) => (id.startsWith(`${prefix}-`) ? [Number(id.slice(prefix.length + 1))] : []));
   const context = { phases: main.phases, publishedIds: main.publishedIds, onMain: null, review: { revision: mainHead, revisionAuthors: [], verdicts: [] } };
 

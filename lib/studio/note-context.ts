@@ -4,6 +4,7 @@ import type { FileRevision, Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { readPhases } from "@/lib/content/phases";
 import { actorIdOfEmail } from "@/lib/auth/identity";
+import { config } from "@/lib/env";
 import { deriveReviewState, type DerivedReview } from "@/lib/review/derive";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
 import type { NoteWriteContext, RevisionReview } from "@/lib/rules/accept-write";
@@ -84,7 +85,14 @@ export async function afterDraftCommit(ctx: NoteContext, commit: Revision): Prom
 /** What the rules need to know about a write to this note. */
 export function writeContext(ctx: NoteContext, review: RevisionReview = reviewOfRevision(ctx, ctx.noteRevision), reason?: string): NoteWriteContext {
   const onMain = isOnMain(ctx.copy) && ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null;
-  return { phases: ctx.main.phases, publishedIds: ctx.main.publishedIds, onMain, review, ...(reason ? { reason } : {}) };
+  return {
+    phases: ctx.main.phases,
+    publishedIds: ctx.main.publishedIds,
+    onMain,
+    review,
+    requiredApprovals: config().reviewApprovals,
+    ...(reason ? { reason } : {}),
+  };
 }
 
 /** The verdicts on `revision`, and who wrote the note up to it. */

@@ -44,3 +44,18 @@ export const verdictRequest = z
 export type VerdictRequest = z.infer<typeof verdictRequest>;
 
 export const emptyRequest = z.object({}).strict();
+
+export const reviewRequestBody = z
+  .object({
+    revision,
+    /** Reviewer account ids; empty: any reviewer. */
+    reviewers: z.array(z.string().trim().min(1, "a reviewer's name is empty").max(200)).max(20, "ask at most 20 reviewers at once").default([]),
+    text: z
+      .string()
+      .trim()
+      .max(4000, "at most 4000 characters")
+      .optional()
+      .transform((s) => (s ? s : undefined)),
+  })
+  .strict();
+export type ReviewRequestBody = z.infer<typeof reviewRequestBody>;

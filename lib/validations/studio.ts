@@ -49,3 +49,7 @@ export const publishNoteRequest = z
   })
   .strict();
 export type PublishNoteRequest = z.infer<typeof publishNoteRequest>;
+
+/** DELETE /api/studio/notes/<id>: discard the draft at exactly this revision. */
+export const discardDraftRequest = z.object({ revision }).strict();
+export type DiscardDraftRequest = z.infer<typeof discardDraftRequest>;

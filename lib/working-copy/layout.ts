@@ -14,8 +14,14 @@ export const REVIEWS_PREFIX = "refs/reviews/";
 /** Approved draft revisions a publish took, kept reachable so a mirror clone can check the approval. */
 export const APPROVED_PREFIX = "refs/approved/";
 
-/** What travels with the content to and from a git remote: branches (main, drafts), review records, kept approvals. */
-export const CONTENT_NAMESPACES = ["refs/heads/", REVIEWS_PREFIX, APPROVED_PREFIX];
+/**
+ * Discarded drafts (`refs/discarded/<id>/<last revision>`): the last revision, kept reachable so
+ * the story is not lost, and, for a note never published, so its id is never given to another note.
+ */
+export const DISCARDED_PREFIX = "refs/discarded/";
+
+/** What travels with the content to and from a git remote: branches (main, drafts), review records, kept approvals, discarded drafts. */
+export const CONTENT_NAMESPACES = ["refs/heads/", REVIEWS_PREFIX, APPROVED_PREFIX, DISCARDED_PREFIX];
 
 /** "main is missing": a content repository always has main once seeded; without it nothing can be read or published. */
 export const noMain = () => new Error(`the content repository has no ${MAIN_REF}`);
@@ -23,6 +29,12 @@ export const noMain = () => new Error(`the content repository has no ${MAIN_REF}
 export const draftRef = (id: string) => `${DRAFTS_PREFIX}${id}`;
 export const reviewRef = (id: string) => `${REVIEWS_PREFIX}${id}`;
 export const approvedRef = (id: string, revision: string) => `${APPROVED_PREFIX}${id}/${revision}`;
+export const discardedRef = (id: string, revision: string) => `${DISCARDED_PREFIX}${id}/${revision}`;
+/** The note id a discarded draft's ref is for. */
+export const idOfDiscardedRef = (ref: string): string | null => {
+  const id = ref.startsWith(DISCARDED_PREFIX) ? (ref.slice(DISCARDED_PREFIX.length).split("/")[0] ?? "") : "";
+  return NOTE_ID.test(id) ? id : null;
+};
 export const notePath = (id: string) => `notes/${id}.md`;
 
 /** The note id a draft branch is for, or null for a branch that is not one. */
