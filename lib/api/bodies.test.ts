@@ -149,7 +149,7 @@ describe("success bodies as the client reads them", () => {
     const authorInbox = readWhole(inboxBody, await reviews.GET(request(f.author, "GET", "/api/studio/reviews"), params({})).then(answer));
     expect(authorInbox.awaitingReply).toContainEqual(expect.objectContaining({ id, thread: expect.objectContaining({ id: thread, quote: "masked blocks" }) }));
     const reviewerInbox = readWhole(inboxBody, await reviews.GET(request(f.reviewer, "GET", "/api/studio/reviews"), params({})).then(answer));
-    expect(reviewerInbox.awaitingVerdict.map((n: Json) => n.id)).toContain(id);
+    expect(reviewerInbox.waiting.map((n: Json) => n.id)).toContain(id);
 
     const replied = readWhole(
       reviewWriteBody,

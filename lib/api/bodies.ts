@@ -240,9 +240,19 @@ const reviewSummary = z.object({
   staleVerdicts: z.number(),
 });
 
+const inboxEntry = reviewSummary.extend({
+  changed: z.array(z.string()).nullable(),
+  since: z.object({ kind: z.enum(["your-verdict", "published"]), revision: z.string(), verdict: verdictKind.optional(), at: z.string().optional() }).nullable(),
+  request: z
+    .object({ by: z.string(), at: z.string(), named: z.boolean(), purpose: z.enum(["verify", "publish", "changes"]), text: z.string().optional() })
+    .nullable(),
+});
+
 /** GET /api/studio/reviews: what waits for the signed-in person (lib/review/inbox.ts). */
 export const inboxBody = z.object({
-  awaitingVerdict: z.array(reviewSummary),
+  requested: z.array(inboxEntry),
+  waiting: z.array(inboxEntry),
+  changedSinceReview: z.array(inboxEntry),
   awaitingReply: z.array(
     z.object({
       id: z.string(),

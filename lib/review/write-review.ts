@@ -79,7 +79,9 @@ function reviewRefused(kind: ReviewWrite["kind"], findings: readonly WriteFindin
     case "reviewable":
       return refuse(422, "not-reviewable");
     case "revision":
-      return kind === "verdict" ? refuse(409, "stale-revision", first.message, { currentRevision: target.currentRevision }) : refuse(422, "unknown-revision");
+      return kind === "verdict" || kind === "review-request"
+        ? refuse(409, "stale-revision", first.message, { currentRevision: target.currentRevision })
+        : refuse(422, "unknown-revision");
     case "anchor":
       return refuse(422, "quote-not-found");
     case "thread":

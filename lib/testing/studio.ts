@@ -26,6 +26,7 @@ export async function studioFixture() {
   await addAccount("ada", "author", "ada's long password");
   await addAccount("grace", "author", "grace's long password");
   await addAccount("rita", "reviewer", "rita's long password");
+  await addAccount("sam", "reviewer", "sam's long password");
   const adaToken = (await issueToken("ada")).token;
   const ritaToken = (await issueToken("rita")).token;
   const revoked = await issueToken("ada");
@@ -45,6 +46,7 @@ export async function studioFixture() {
     author: await session("ada"),
     secondAuthor: await session("grace"),
     reviewer: await session("rita"),
+    secondReviewer: await session("sam"),
     authorToken: bearer("ada (token)", adaToken),
     reviewerToken: bearer("rita (token)", ritaToken),
     revokedToken: bearer("revoked token", revoked.token),

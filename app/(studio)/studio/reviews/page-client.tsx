@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { SECTIONS } from "@/lib/notes/schema";
 import type { Role } from "@/lib/rules/status-machine";
-import type { Inbox, ReviewSummary } from "@/lib/review/inbox";
+import type { Inbox, InboxEntry } from "@/lib/review/inbox";
 import { useReviewInbox } from "@/lib/queries/use-review";
 import { ChangeTime } from "@/components/studio/change-time";
 import { StatusBadge } from "@/components/status-badge";
@@ -15,37 +15,36 @@ const HEADING = Object.fromEntries(SECTIONS.map((s) => [s.key, s.heading])) as R
 const VERDICT = { approved: "approved", "changes-requested": "changes requested", awaiting: "awaiting a verdict" } as const;
 
 /**
- * The review inbox: what waits for the signed-in person. Every entry is one link to the note's
- * review page, where the note, its changes, its threads and the verdict are all on one page; a
- * thread's entry lands on that thread.
+ * The review inbox: what waits for the signed-in person. A reviewer sees three lists (asked of
+ * them by name; waiting for any reviewer; changed since their last verdict), each entry saying
+ * what changed since they last looked; everyone sees the threads waiting for their reply. Every
+ * entry is one link to the note's review page (a thread's entry lands on that thread).
  */
 export default function ReviewsPageClient({ initial, role }: { initial: Inbox; role: Role }) {
   const { data: inbox = initial } = useReviewInbox(initial);
-  const waiting = new Set(inbox.awaitingVerdict.map((n) => n.id));
-  const others = inbox.notes.filter((n) => n.draft && !waiting.has(n.id));
   return (
     <div className={styles.inbox}>
       <header className={styles.head}>
         <h1>Review inbox</h1>
         <p className={styles.meta}>
-          {role === "reviewer" ? "Drafts waiting for your verdict and threads waiting for your reply." : "Threads waiting for your reply."}{" "}
+          {role === "reviewer"
+            ? "Reviews asked of you, notes waiting for any reviewer, and threads waiting for your reply."
+            : "Threads waiting for your reply."}{" "}
           <Link href="/studio">All notes in the studio</Link>
         </p>
       </header>
 
       {role === "reviewer" ? (
-        <section aria-labelledby="awaiting-verdict">
-          <h2 id="awaiting-verdict">Drafts awaiting your verdict ({inbox.awaitingVerdict.length})</h2>
-          {inbox.awaitingVerdict.length === 0 ? (
-            <p className={styles.empty}>Nothing waits for your verdict.</p>
-          ) : (
-            <ul className={styles.entries}>
-              {inbox.awaitingVerdict.map((n) => (
-                <NoteEntry key={n.id} note={n} />
-              ))}
-            </ul>
-          )}
-        </section>
+        <>
+          <EntryList id="requested" title="Requested from you" entries={inbox.requested} empty="Nobody has asked you for a review." />
+          <EntryList
+            id="waiting"
+            title="Waiting for any reviewer"
+            entries={inbox.waiting}
+            empty="No draft is waiting to be published and no hypothesis is waiting to be verified."
+          />
+          <EntryList id="changed" title="Changed since your last review" entries={inbox.changedSinceReview} empty="Nothing you reviewed has a new revision." />
+        </>
       ) : null}
 
       <section aria-labelledby="awaiting-reply">
@@ -73,23 +72,32 @@ export default function ReviewsPageClient({ initial, role }: { initial: Inbox; r
           </ul>
         )}
       </section>
-
-      {role === "reviewer" && others.length ? (
-        <section aria-labelledby="other-drafts">
-          <h2 id="other-drafts">Other drafts under review ({others.length})</h2>
-          <p className={styles.meta}>Drafts whose current revision you have already judged, or that are not ready for a verdict yet.</p>
-          <ul className={styles.entries}>
-            {others.map((n) => (
-              <NoteEntry key={n.id} note={n} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
     </div>
   );
 }
 
-function NoteEntry({ note: n }: { note: ReviewSummary }) {
+function EntryList({ id, title, entries, empty }: { id: string; title: string; entries: InboxEntry[]; empty: string }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>
+        {title} ({entries.length})
+      </h2>
+      {entries.length === 0 ? (
+        <p className={styles.empty}>{empty}</p>
+      ) : (
+        <ul className={styles.entries}>
+          {entries.map((n) => (
+            <NoteEntry key={n.id} note={n} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+const PURPOSE = { publish: "to publish", verify: "to verify", changes: "to look at changes" } as const;
+
+function NoteEntry({ note: n }: { note: InboxEntry }) {
   const threads = `${n.openThreads} open thread${n.openThreads === 1 ? "" : "s"}`;
   return (
     <li className={styles.entry}>
@@ -98,10 +106,29 @@ function NoteEntry({ note: n }: { note: ReviewSummary }) {
       </Link>
       <p className={styles.facts}>
         {n.status ? <StatusBadge status={n.status} link={false} /> : null}
+        <span>{n.draft ? "unpublished revision" : "published"}</span>
         <span>{threads}</span>
         {n.outdatedThreads ? <span>{n.outdatedThreads} outdated</span> : null}
         <span data-verdict={n.verdictState}>{VERDICT[n.verdictState]}</span>
       </p>
+      {n.request ? (
+        <p className={styles.last}>
+          <strong>{n.request.by}</strong> asked {n.request.named ? "you" : "any reviewer"} {PURPOSE[n.request.purpose]}, <ChangeTime iso={n.request.at} />
+          {n.request.text ? `: ${n.request.text.length > 160 ? `${n.request.text.slice(0, 159)}…` : n.request.text}` : "."}
+        </p>
+      ) : null}
+      <p className={styles.last} data-changed>
+        {whatChanged(n)}
+      </p>
     </li>
   );
+}
+
+/** What changed since the reviewer last looked, in one sentence. */
+function whatChanged(n: InboxEntry): string {
+  if (!n.since) return "A new note: not published yet, every field is new to you.";
+  const fields = n.changed?.length ? `${n.changed.join(", ")} changed` : "no field changed";
+  if (n.since.kind === "published") return `Since the published version: ${fields}.`;
+  const verdict = n.since.verdict === "approve" ? "your approval" : "your request for changes";
+  return `Since ${verdict} of revision ${n.since.revision.slice(0, 7)}: ${fields}.`;
 }

@@ -249,12 +249,12 @@ describe("verdicts", () => {
   it("show up in the reviewer's inbox until given", async () => {
     const { id, revision } = await hypothesis();
     const before = (await api.inbox(f.reviewer)).body;
-    expect(before.awaitingVerdict.map((s: Json) => s.id)).toContain(id);
+    expect(before.waiting.map((s: Json) => s.id)).toContain(id);
     const t = (await api.start(f.reviewer, id, { section: "evidence", revision, text: "Which kernel test?" })).body.thread;
     await api.reply(f.author, id, t, { text: "test_masked_blocks." });
     await api.verdict(f.reviewer, id, { verdict: "approve", revision });
     const after = (await api.inbox(f.reviewer)).body;
-    expect(after.awaitingVerdict.map((s: Json) => s.id)).not.toContain(id);
+    expect([...after.requested, ...after.waiting, ...after.changedSinceReview].map((s: Json) => s.id)).not.toContain(id);
     expect(after.awaitingReply).toContainEqual(
       expect.objectContaining({
         id,
@@ -263,6 +263,7 @@ describe("verdicts", () => {
       }),
     );
     expect(after.notes).toContainEqual(expect.objectContaining({ id, openThreads: 1, verdictState: "approved" }));
-    expect((await api.inbox(f.author)).body.awaitingVerdict).toEqual([]);
+    const mine = (await api.inbox(f.author)).body;
+    expect([mine.requested, mine.waiting, mine.changedSinceReview]).toEqual([[], [], []]);
   });
 });
