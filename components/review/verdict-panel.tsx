@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { Actor } from "@/lib/rules/status-machine";
+import { openChangeRequests, type Actor } from "@/lib/rules/status-machine";
 import type { ReviewView } from "@/lib/review/read-review";
 import { useReview, useReviewWrite } from "@/lib/queries/use-review";
 import { ChangeTime } from "@/components/studio/change-time";
@@ -29,6 +29,13 @@ export function VerdictPanel(props: { noteId: string; actor: Actor; initial?: Re
   const [given, setGiven] = useState<string | null>(null);
   if (!review) return null;
   const own = review.revisionAuthors.includes(actor.id);
+  // A request for changes holds the note back until its reviewer approves a later revision or withdraws it.
+  const standing = new Set(
+    openChangeRequests(review.state).flatMap((r) =>
+      review.verdicts.filter((v) => v.reviewer.id === r.reviewer && v.revision === r.revision && !v.replaced && !v.withdrawnAt).map((v) => v.id),
+    ),
+  );
+  const withdraw = (verdict: string) => write.mutate({ action: "withdraw", verdict }, { onSuccess: () => setGiven("You withdrew your request for changes.") });
   const moved = review.currentRevision !== revision;
   const give = (verdict: "approve" | "request-changes") =>
     write.mutate(
@@ -89,7 +96,15 @@ export function VerdictPanel(props: { noteId: string; actor: Actor; initial?: Re
             {v.stale ? <span className={styles.tag}>stale: the note has changed since</span> : null}
             {v.replaced ? <span className={styles.tag}>replaced by a later verdict</span> : null}
             {v.selfVerdict ? <span className={styles.tag}>by an author: does not count</span> : null}
+            {v.withdrawnAt ? <span className={styles.tag}>withdrawn</span> : null}
             {v.summary ? <p className={styles.text}>{v.summary}</p> : null}
+            {standing.has(v.id) && v.reviewer.id === actor.id ? (
+              <p>
+                <Button size="small" variant="quiet" disabled={write.isPending} onClick={() => withdraw(v.id)}>
+                  Withdraw my request for changes
+                </Button>
+              </p>
+            ) : null}
           </li>
         ))}
       </ul>

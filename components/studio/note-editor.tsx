@@ -20,6 +20,8 @@ import { useChangeStatus, useCreateNote, usePublishNote, useSaveDraft } from "@/
 import { StatusBadge } from "@/components/status-badge";
 import { ConflictView, type ConflictSides } from "./conflict-view";
 import { PublishPanel } from "./publish-panel";
+import { AskReviewPanel } from "./ask-review-panel";
+import { DiscardDraft } from "./discard-draft";
 import { ReviewPanel, SectionThreadCount, useReviewFollows } from "./review-panel";
 import { SaveBar, type SaveMessage } from "./save-bar";
 import { SectionField } from "./section-field";
@@ -66,6 +68,8 @@ function blankView(catalog: EditorCatalog): NoteView {
     revisionAuthors: [],
     publishedIds: catalog.notes.map((n) => n.id),
     reviews: { verdicts: [] },
+    onMain: null,
+    requiredApprovals: 1,
     phases: catalog.phases,
   };
 }
@@ -487,6 +491,21 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
                 }
               }}
             />
+            {(view.source === "draft" && view.note) || (view.source === "published" && view.status === "hypothesis") ? (
+              <AskReviewPanel view={view} busy={busy} />
+            ) : null}
+            {view.source !== "published" ? (
+              <DiscardDraft
+                view={view}
+                busy={busy}
+                onDiscarded={(published) => {
+                  unsaved.forget();
+                  // A full load: the editor opens on the published version, with nothing of the discarded draft.
+                  if (published) window.location.reload();
+                  else router.push("/studio");
+                }}
+              />
+            ) : null}
           </>
         ) : null}
         {!isNew && view.source === "draft" ? <ReviewPanel id={id} reviewer={readOnly} /> : null}

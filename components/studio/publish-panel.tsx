@@ -1,7 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { checkPublish, type Actor } from "@/lib/rules/status-machine";
+import { changeRequestMessage, checkPublish, missingApprovals, openChangeRequests, type Actor } from "@/lib/rules/status-machine";
+import { isVerifiedStatus } from "@/lib/rules/phase-closeout";
+import { listOfLabels, substanceChanges } from "@/lib/rules/verified-change";
+import type { Note } from "@/lib/notes/schema";
 import type { NoteView } from "@/lib/studio/note-view";
 import { buttonClass } from "@/components/ui/button";
 import styles from "./studio.module.css";
@@ -15,6 +18,7 @@ export function PublishPanel(props: { view: NoteView; actor: Actor; blockers: st
     ...(view.source === "new" ? ["save the draft first"] : []),
     ...props.blockers,
     ...(view.note && view.source === "draft" ? checkPublish(view.note).unmet : []),
+    ...(view.note && view.source === "draft" ? reviewUnmet(view, view.note) : []),
     ...view.errors.map((e) => `line ${e.line}, ${e.field}: ${e.message}`),
     ...view.findings.map((f) => `${f.field} line ${f.line}: ${f.message}`),
   ];
@@ -46,4 +50,24 @@ export function PublishPanel(props: { view: NoteView; actor: Actor; blockers: st
       ) : null}
     </section>
   );
+}
+
+/**
+ * What review still holds this draft back, by the rules the server applies: a change to a verified
+ * note's substance needs an approval of this revision, and a standing request for changes waits
+ * for its reviewer. (A promotion's approval is the status change's own rule, shown there.)
+ */
+function reviewUnmet(view: NoteView, note: Note): string[] {
+  const unmet = openChangeRequests(view.reviews).map(changeRequestMessage);
+  const onMain = view.onMain;
+  if (onMain && isVerifiedStatus(onMain.status) && onMain.status === note.status) {
+    const changes = substanceChanges(onMain, note);
+    const missing = changes.length ? missingApprovals(view.noteRevision, view.revisionAuthors, view.reviews, view.requiredApprovals) : [];
+    if (missing.length) {
+      unmet.push(
+        `this changes the ${listOfLabels(changes)} of a verified note: ${missing.join("; ")}. Ask for a review below, or publish the change as a new hypothesis that supersedes ${view.id}`,
+      );
+    }
+  }
+  return unmet;
 }

@@ -32,6 +32,7 @@ export function StatusActions(props: { view: NoteView; actor: Actor; blockers: s
       actor,
       reason: extra.reason,
       publishedIds: new Set(view.publishedIds),
+      requiredApprovals: view.requiredApprovals,
     });
     return [...props.blockers, ...verdict.unmet];
   };

@@ -7,6 +7,7 @@ import type { ReviewView } from "@/lib/review/read-review";
 import type { NoteListEntry } from "@/lib/studio/list-notes";
 import type { NoteView } from "@/lib/studio/note-view";
 import type { PublishResult } from "@/lib/studio/publish-note";
+import type { DiscardResult } from "@/lib/studio/discard-draft";
 import { API_ERRORS, type ApiErrorBody, type ApiErrorCode } from "./errors";
 
 /**
@@ -139,6 +140,8 @@ export const noteViewBody = z.object({
   revisionAuthors: z.array(z.string()),
   publishedIds: z.array(z.string()),
   reviews: reviewState,
+  onMain: noteShape.nullable(),
+  requiredApprovals: z.number(),
   phases: z.array(z.string()),
 });
 
@@ -264,6 +267,12 @@ export const inboxBody = z.object({
   notes: z.array(reviewSummary),
 });
 
+/** GET /api/studio/reviewers: who an author can ask for a review. */
+export const reviewersBody = z.object({ reviewers: z.array(who) });
+
+/** DELETE /api/studio/notes/<id>: the discarded draft (lib/studio/discard-draft.ts). */
+export const discardBody = z.object({ id: z.string(), discarded: z.string(), published: z.boolean() });
+
 /**
  * Each schema's output is the server's type, and the server's type is the schema's: a member added,
  * dropped, renamed or retyped on either side fails `tsc` here, before a client misreads an answer.
@@ -276,5 +285,6 @@ const sameAsServer: [
   Same<z.infer<typeof noteListBody>["notes"][number], NoteListEntry>,
   Same<z.infer<typeof reviewBody>, ReviewView>,
   Same<z.infer<typeof inboxBody>, Inbox>,
-] = [true, true, true, true, true, true];
+  Same<z.infer<typeof discardBody>, DiscardResult>,
+] = [true, true, true, true, true, true, true];
 void sameAsServer;

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { NoteView } from "@/lib/studio/note-view";
 import type { NoteFields } from "@/lib/validations/note";
 import type { Status } from "@/lib/notes/schema";
-import { noteViewBody, publishBody, savedNoteBody } from "@/lib/api/bodies";
+import { discardBody, noteViewBody, publishBody, savedNoteBody } from "@/lib/api/bodies";
 import { studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 import { noteUrl } from "./use-note";
@@ -60,5 +60,17 @@ export function usePublishNote(id: string) {
   return useMutation({
     mutationFn: (input: { revision: string; main?: string }) => studioFetch(`${noteUrl(id)}/publish`, publishBody, { method: "POST", body: input }),
     onSuccess: (result) => after(result.view),
+  });
+}
+
+/** Discard the draft at `revision` (kept under refs/discarded/ on the server); the note's queries are dropped or refreshed. */
+export function useDiscardDraft(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { revision: string }) => studioFetch(noteUrl(id), discardBody, { method: "DELETE", body: input }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: studioKeys.note(id) });
+      void client.invalidateQueries({ queryKey: studioKeys.notes() });
+    },
   });
 }

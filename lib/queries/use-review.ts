@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Inbox } from "@/lib/review/inbox";
 import type { ReviewView } from "@/lib/review/read-review";
 import type { SectionKey } from "@/lib/notes/schema";
-import { inboxBody, reviewBody, reviewWriteBody } from "@/lib/api/bodies";
+import { inboxBody, reviewBody, reviewersBody, reviewWriteBody } from "@/lib/api/bodies";
 import { retryTransient, studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 import { noteUrl } from "./use-note";
@@ -31,6 +31,17 @@ export function useReview(id: string, initial?: ReviewView) {
   });
 }
 
+/** The people an author can ask for a review. */
+export function useReviewers(enabled: boolean) {
+  return useQuery({
+    queryKey: [...studioKeys.all, "reviewers"] as const,
+    queryFn: () => studioFetch("/api/studio/reviewers", reviewersBody),
+    enabled,
+    retry: retryTransient,
+    staleTime: 60_000,
+  });
+}
+
 export function useReviewInbox(initial?: Inbox) {
   return useQuery({
     queryKey: reviewKeys.inbox(),
@@ -45,7 +56,9 @@ type Write =
   | { action: "reply"; thread: string; text: string }
   | { action: "edit"; thread: string; comment: string; text: string }
   | { action: "resolve" | "reopen"; thread: string }
-  | { action: "verdict"; verdict: "approve" | "request-changes"; revision: string; summary?: string };
+  | { action: "verdict"; verdict: "approve" | "request-changes"; revision: string; summary?: string }
+  | { action: "withdraw"; verdict: string }
+  | { action: "ask"; revision: string; reviewers: string[]; text?: string };
 
 function request(id: string, w: Write): { path: string; method: string; body: unknown } {
   const t = "thread" in w ? `${reviewUrl(id)}/${w.thread}` : "";
@@ -61,6 +74,10 @@ function request(id: string, w: Write): { path: string; method: string; body: un
       return { path: `${t}/${w.action}`, method: "POST", body: {} };
     case "verdict":
       return { path: `${noteUrl(id)}/verdicts`, method: "POST", body: { verdict: w.verdict, revision: w.revision, summary: w.summary } };
+    case "withdraw":
+      return { path: `${noteUrl(id)}/verdicts/${w.verdict}`, method: "DELETE", body: undefined };
+    case "ask":
+      return { path: `${noteUrl(id)}/review-requests`, method: "POST", body: { revision: w.revision, reviewers: w.reviewers, text: w.text } };
   }
 }
 

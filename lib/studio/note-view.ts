@@ -7,6 +7,7 @@ import type { ReviewState } from "@/lib/rules/status-machine";
 import { isOnMain, type WorkingCopy } from "@/lib/working-copy/working-copy";
 import type { NoteContext } from "./note-context";
 import { policyFindings } from "./policy";
+import { config } from "@/lib/env";
 
 /** What the studio shows of one note, and what GET /api/studio/notes/<id> answers. */
 export type NoteView = {
@@ -31,6 +32,10 @@ export type NoteView = {
   publishedIds: string[];
   /** Review verdicts, for the status machine's approval rule (the same data the server checks with). */
   reviews: ReviewState;
+  /** The note as main holds it (null: never published): a change to a verified one needs an approval. */
+  onMain: Note | null;
+  /** Approvals a promotion or a verified change needs (REVIEW_APPROVALS). */
+  requiredApprovals: number;
   /** The phases a note may name (the phase files on main). */
   phases: string[];
 };
@@ -57,6 +62,8 @@ export async function viewOf(ctx: NoteContext): Promise<NoteView> {
     revisionAuthors: ctx.authors,
     publishedIds: [...ctx.main.publishedIds].sort(),
     reviews: ctx.review.state,
+    onMain: copy.onMain?.ok ? copy.onMain.note : null,
+    requiredApprovals: config().reviewApprovals,
     phases: ctx.main.phases,
   };
 }
