@@ -39,7 +39,8 @@ const API_RULES: Record<string, Partial<Record<Method, Rule | typeof PUBLIC>>> =
   "api/hooks/git/route.ts": { POST: PUBLIC },
   "api/studio/notes/route.ts": { GET: anyone(), POST: authorOnly },
   "api/studio/notes/[id]/assets/route.ts": { POST: authorOnly },
-  "api/studio/notes/[id]/route.ts": { GET: anyone(404), PUT: authorOnly },
+  "api/studio/notes/[id]/route.ts": { GET: anyone(404), PUT: authorOnly, DELETE: authorOnly },
+  "api/studio/notes/[id]/review-requests/route.ts": { GET: anyone(404), POST: authorOnly },
   "api/studio/notes/[id]/transitions/route.ts": { POST: authorOnly },
   "api/studio/notes/[id]/publish/route.ts": { POST: authorOnly },
   "api/studio/notes/[id]/threads/route.ts": { GET: anyone(404), POST: anyone() },
@@ -48,10 +49,12 @@ const API_RULES: Record<string, Partial<Record<Method, Rule | typeof PUBLIC>>> =
   "api/studio/notes/[id]/threads/[thread]/resolve/route.ts": { POST: anyone() },
   "api/studio/notes/[id]/threads/[thread]/reopen/route.ts": { POST: anyone() },
   "api/studio/notes/[id]/verdicts/route.ts": { GET: anyone(404), POST: reviewerOnly },
+  "api/studio/notes/[id]/verdicts/[verdict]/route.ts": { DELETE: reviewerOnly },
   "api/studio/phases/route.ts": { GET: anyone() },
   "api/studio/phases/[slug]/close/route.ts": { POST: authorOnly },
   "api/studio/phases/[slug]/reopen/route.ts": { POST: authorOnly },
   "api/studio/reviews/route.ts": { GET: anyone() },
+  "api/studio/reviewers/route.ts": { GET: anyone() },
 };
 
 function filesUnder(dir: string, name: string): string[] {
@@ -62,7 +65,7 @@ function filesUnder(dir: string, name: string): string[] {
 }
 
 // A real id and thread where the route needs one: the seed's AFN-016, a thread that is not there.
-const PARAM_VALUES: Record<string, string> = { id: "AFN-016", thread: "0123456789ab", comment: "0123456789ab", slug: "6-architecture" };
+const PARAM_VALUES: Record<string, string> = { id: "AFN-016", thread: "0123456789ab", comment: "0123456789ab", verdict: "0123456789ab", slug: "6-architecture" };
 
 function urlAndParams(file: string): { pathname: string; params: Record<string, string> } {
   const params: Record<string, string> = {};

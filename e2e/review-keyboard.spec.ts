@@ -24,7 +24,7 @@ test("a reviewer goes from the inbox to a comment and a verdict without touching
   await signInByKeyboard(page, REVIEWER, "/studio/reviews");
 
   // The inbox: Tab to the draft's entry, Enter opens its review page.
-  const entry = page.getByRole("region", { name: /Drafts awaiting your verdict/ }).getByRole("link", { name: new RegExp(title) });
+  const entry = page.getByRole("region", { name: /Waiting for any reviewer/ }).getByRole("link", { name: new RegExp(title) });
   await tabTo(page, entry, { max: 200 });
   await page.keyboard.press("Enter");
   await page.waitForURL(`**/studio/notes/${note.id}/review`);

@@ -24,7 +24,7 @@ test("a reviewer goes from the inbox to a verdict on one page, bound to the revi
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, REVIEWER, "/studio/reviews");
   await page
-    .getByRole("region", { name: /Drafts awaiting your verdict/ })
+    .getByRole("region", { name: /Waiting for any reviewer/ })
     .getByRole("link", { name: new RegExp(title) })
     .click();
   const reviewPath = `/studio/notes/${note.id}/review`;

@@ -35,7 +35,7 @@ test("a reviewer and an author carry a draft to verified checkpoint; no comment 
   const reviewer = await reviewerContext.newPage();
   await signIn(reviewer, REVIEWER, "/studio/reviews");
   await reviewer
-    .getByRole("region", { name: /Drafts awaiting your verdict/ })
+    .getByRole("region", { name: /Waiting for any reviewer/ })
     .getByRole("link", { name: new RegExp(id) })
     .click();
   await reviewer.waitForURL(`**/studio/notes/${id}/review`);

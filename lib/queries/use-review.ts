@@ -75,7 +75,7 @@ function request(id: string, w: Write): { path: string; method: string; body: un
     case "verdict":
       return { path: `${noteUrl(id)}/verdicts`, method: "POST", body: { verdict: w.verdict, revision: w.revision, summary: w.summary } };
     case "withdraw":
-      return { path: `${noteUrl(id)}/verdicts/${w.verdict}`, method: "DELETE", body: undefined };
+      return { path: `${noteUrl(id)}/verdicts/${w.verdict}`, method: "DELETE", body: {} };
     case "ask":
       return { path: `${noteUrl(id)}/review-requests`, method: "POST", body: { revision: w.revision, reviewers: w.reviewers, text: w.text } };
   }

@@ -50,6 +50,9 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
     });
   }
   const note = copy.stored.note;
+  // Main's copy changed under the draft: the author sees it first (409), before any rule judges a
+  // landing that would silently undo that change (and so read as a change to a verified note).
+  await refuseIfMainChanged(store, copy, request.main);
   const approval = await approvalForPublish(ctx);
   const reason = reasonsOnDraft(ctx);
   // The note's images land with it; main's copies of images the note no longer shows leave main.
@@ -73,8 +76,6 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
     const where = verdict.findings.filter((f) => f.rule === "archive-policy").map(whereOf);
     throw new ApiError(422, "publish-refused", `${id} cannot be published yet: ${unmet.join("; ")}`, { unmet, where });
   }
-  await refuseIfMainChanged(store, copy, request.main);
-
   // The approval, where `git interpret-trailers --parse` and content:check can read it.
   const needs = needsApproval(ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null, note);
   const trailers = formatTrailers({ draftRevision: copy.revision, approvers: needs ? approval.approvers : [], reason });

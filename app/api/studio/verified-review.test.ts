@@ -37,7 +37,8 @@ const api = {
   transition: (c: Caller, id: string, body: unknown) => transitions.POST(request(c, "POST", `${base(id)}/transitions`, body), params({ id })).then(answer),
   publish: (c: Caller, id: string, body: unknown) => publish.POST(request(c, "POST", `${base(id)}/publish`, body), params({ id })).then(answer),
   verdict: (c: Caller, id: string, body: unknown) => verdicts.POST(request(c, "POST", `${base(id)}/verdicts`, body), params({ id })).then(answer),
-  withdraw: (c: Caller, id: string, v: string) => verdict.DELETE(request(c, "DELETE", `${base(id)}/verdicts/${v}`), params({ id, verdict: v })).then(answer),
+  withdraw: (c: Caller, id: string, v: string) =>
+    verdict.DELETE(request(c, "DELETE", `${base(id)}/verdicts/${v}`, {}), params({ id, verdict: v })).then(answer),
   ask: (c: Caller, id: string, body: unknown) => requests.POST(request(c, "POST", `${base(id)}/review-requests`, body), params({ id })).then(answer),
   inbox: (c: Caller) => inbox.GET(request(c, "GET", "/api/studio/reviews"), params({})).then(answer),
   reviewers: (c: Caller) => reviewers.GET(request(c, "GET", "/api/studio/reviewers"), params({})).then(answer),

@@ -5,6 +5,7 @@ import * as list from "./route";
 import * as one from "./[id]/route";
 import * as transitions from "./[id]/transitions/route";
 import * as publish from "./[id]/publish/route";
+import * as verdicts from "./[id]/verdicts/route";
 
 /**
  * The studio API through its route handlers, against a real content repository: who may do what,
@@ -377,6 +378,11 @@ describe("publishing an edited published note", () => {
     const note = { ...opened.body.fields, sections: { ...opened.body.fields.sections, notes: "Clarified in the studio." } };
     const saved = await api.save(f.author, "AFN-010", { revision: opened.body.revision, note });
     expect(saved.status).toBe(200);
+    // AFN-010 is verified: its text changes only with a reviewer's approval of this revision.
+    expect((await api.publish(f.author, "AFN-010", { revision: saved.body.revision })).body.error.code).toBe("publish-refused");
+    const approve = { verdict: "approve", revision: saved.body.noteRevision };
+    const approved = await verdicts.POST(request(f.reviewer, "POST", "/api/studio/notes/AFN-010/verdicts", approve), params({ id: "AFN-010" }));
+    expect(approved.status).toBe(201);
     const published = await api.publish(f.author, "AFN-010", { revision: saved.body.revision });
     expect(published.status, JSON.stringify(published.body)).toBe(200);
     const { getPublishedHistory, getPublishedNote } = await import("@/lib/content/published");

@@ -229,10 +229,9 @@ describe("verdicts", () => {
     expect((await api.verdict(f.reviewer, id, { verdict: "request-changes", revision, summary: "Attach the trace." })).status).toBe(201);
     const blockedPublish = await api.publish(f.author, id, { revision });
     expect(blockedPublish.status).toBe(422);
-    expect(blockedPublish.body.error.unmet).toContain(
-      `rita requested changes on revision ${revision.slice(0, 7)}; publishing waits until the changes are made (a new save) or rita approves it`,
-    );
-    expect((await promote()).body.error.unmet).toContain(`rita requested changes on revision ${revision.slice(0, 7)} and the request is not resolved`);
+    const standing = `rita requested changes on revision ${revision.slice(0, 7)} and has not approved a later revision or withdrawn the request; make the changes and ask rita for a review, or ask them to withdraw it`;
+    expect(blockedPublish.body.error.unmet).toContain(`publishing waits: ${standing}`);
+    expect((await promote()).body.error.unmet).toContain(standing);
 
     expect((await api.verdict(f.reviewer, id, { verdict: "approve", revision })).body.verdictState).toBe("approved");
     const promoted = await promote();
