@@ -65,7 +65,13 @@ function filesUnder(dir: string, name: string): string[] {
 }
 
 // A real id and thread where the route needs one: the seed's AFN-016, a thread that is not there.
-const PARAM_VALUES: Record<string, string> = { id: "AFN-016", thread: "0123456789ab", comment: "0123456789ab", verdict: "0123456789ab", slug: "6-architecture" };
+const PARAM_VALUES: Record<string, string> = {
+  id: "AFN-016",
+  thread: "0123456789ab",
+  comment: "0123456789ab",
+  verdict: "0123456789ab",
+  slug: "6-architecture",
+};
 
 function urlAndParams(file: string): { pathname: string; params: Record<string, string> } {
   const params: Record<string, string> = {};
