@@ -72,13 +72,14 @@ test("a rewritten Decision of a verified note is published only after a named re
   await expect(ask.getByRole("status")).toHaveText(`Asked ${REVIEWER.name} to review this revision before it is published.`);
   await expectNoA11yViolations(authorPage);
 
-  // The reviewer: the inbox lists it under "Requested from you", saying what changed since the published version.
+  // The reviewer: the inbox lists it under "Requested from you", saying what changed since they last
+  // looked (their approval of the hypothesis, before the promotion and the rewrite).
   const reviewerPage = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   await signInByKeyboard(reviewerPage, REVIEWER, "/studio/reviews");
   const requested = reviewerPage.getByRole("region", { name: /Requested from you/ });
   const entry = requested.getByRole("listitem").filter({ hasText: title });
   await expect(entry).toContainText(`${AUTHOR.name} asked you to publish`);
-  await expect(entry).toContainText("Since the published version: Decision changed.");
+  await expect(entry).toContainText(/Since your approval of revision [0-9a-f]{7}: Status, Decision changed\./);
   await expect(reviewerPage.getByRole("region", { name: /Waiting for any reviewer/ }).getByRole("link", { name: new RegExp(title) })).toHaveCount(0);
   await expectNoA11yViolations(reviewerPage);
   await tabTo(reviewerPage, requested.getByRole("link", { name: new RegExp(title) }), { max: 200 });
@@ -105,7 +106,8 @@ test("a rewritten Decision of a verified note is published only after a named re
   await expect(publish).toBeEnabled();
   await tabTo(authorPage, publish, { max: 300 });
   await authorPage.keyboard.press("Enter");
-  await expect(authorPage.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
+  await expect(authorPage.getByText("Published.", { exact: true })).toBeVisible();
+  expect(git("show", `refs/heads/main:notes/${id}.md`)).toContain(decision);
 
   // The public page shows the new Decision under its badge, and the commit names the approval.
   await authorPage.goto(`/notes/${id}`);

@@ -59,6 +59,20 @@ setup("the studio's accounts, a draft and a note under review", async ({ page, r
     text: "Which trace is this? Please name the run so a reader can find it.",
   });
 
+  // The author asks the reviewer by name: the inbox shows it under "Requested from you".
+  await api(request, author, "POST", `/api/studio/notes/${proposed.id}/review-requests`, {
+    revision: hypothesis.noteRevision,
+    reviewers: [REVIEWER.name],
+    text: "Please check the trace before it is published.",
+  });
+
+  // A rewritten Decision of the verified AFN-016, saved but not publishable without a review: the editor shows why.
+  const verified = await api(request, author, "GET", "/api/studio/notes/AFN-016");
+  await api(request, author, "PUT", "/api/studio/notes/AFN-016", {
+    revision: verified.revision,
+    note: { ...verified.fields, sections: { ...verified.fields.sections, decision: "Use the dense kernel and mask the scores afterwards." } },
+  });
+
   fs.mkdirSync(path.dirname(notesFile()), { recursive: true });
   fs.writeFileSync(notesFile(), JSON.stringify({ draft: draft.id, proposed: proposed.id } satisfies VisualNotes));
 

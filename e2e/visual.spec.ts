@@ -33,6 +33,8 @@ const SHOTS: Shot[] = [
   { name: "sign-in", who: "anonymous", path: () => "/sign-in" },
   { name: "studio-list", who: "author", path: () => "/studio" },
   { name: "editor", who: "author", path: (n) => `/studio/notes/${n.draft}` },
+  // A verified note's rewritten Decision: Publish is held back, and the panel says why and what to do.
+  { name: "editor-verified-change", who: "author", path: () => "/studio/notes/AFN-016" },
   { name: "review", who: "reviewer", path: (n) => `/studio/notes/${n.proposed}/review` },
   { name: "inbox", who: "reviewer", path: () => "/studio/reviews" },
 ];
