@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { folderView } from "./folder-view";
 import { guideTwin, homeTwin, llmsPointer, tagTwin } from "./page-twins";
 import { indexPage, type IndexPage } from "./paging";
-import { pageOf, pageOfTwinPath, twinUrlOf } from "./twin-paths";
+import { pageOf, pageOfTwinPath, pageOfTwinRoute, twinUrlOf } from "./twin-paths";
 import { tagPage } from "@/lib/public/pages";
 import { agentUrls } from "./urls";
 
@@ -26,6 +26,16 @@ describe("where each public page's Markdown twin is", () => {
       expect(twinUrlOf(html, query), html).toBe(twin);
       expect(pageOfTwinPath(twin.split("?")[0]!), twin).toEqual(pageOf(html));
     }
+  });
+
+  it("reads the page back from the twin route's params, which Next gives decoded once", () => {
+    expect(pageOfTwinRoute(["index.md"])).toEqual({ kind: "home" });
+    expect(pageOfTwinRoute(["agents.md"])).toEqual({ kind: "guide" });
+    expect(pageOfTwinRoute(["notes", "AFN-016", "history.md"])).toEqual({ kind: "history", id: "AFN-016" });
+    // Encoded again, as the page's URL wrote it: lib/public/pages.ts decodes a segment itself.
+    expect(pageOfTwinRoute(["tags", "café au lait.md"])).toEqual({ kind: "tag", tag: "caf%C3%A9%20au%20lait" });
+    expect(pageOfTwinRoute(["tags", "a/b.md"])).toEqual({ kind: "tag", tag: "a%2Fb" });
+    for (const segments of [[], ["studio.md"], ["agents", "index.md"], ["tags", "x"]]) expect(pageOfTwinRoute(segments), segments.join("/")).toBeNull();
   });
 
   it("has no twin for the studio, the API, agent formats or a malformed path", () => {

@@ -63,6 +63,21 @@ export function pageOfTwinPath(pathname: string): TwinPage | null {
   return page && page.kind !== "home" && page.kind !== "guide" ? page : null;
 }
 
+/**
+ * The route that answers every twin but a note's (app/agents/twin/[...twin]); the proxy rewrites a
+ * twin to it with the twin's own path after it: /tags/x.md → /agents/twin/tags/x.md, / asked for
+ * as Markdown → /agents/twin/index.md. The page travels in the path because that is all Next hands a
+ * route handler of an internal rewrite: its params. request.url stays the client's URL (query
+ * included), so a page named in the rewrite's query never reached the route under `npm start`
+ * (docs/decisions/twin-route-path.md).
+ */
+export const TWIN_ROUTE = "/agents/twin";
+
+/** The page the twin route's path segments name (as Next gives them: decoded once), or null. */
+export function pageOfTwinRoute(segments: readonly string[]): TwinPage | null {
+  return pageOfTwinPath(`/${segments.map(encodeURIComponent).join("/")}`);
+}
+
 /** The HTML path + query → the twin's URL path + query (the query is kept: ?status=, ?q=). */
 export function twinUrlOf(pathname: string, search: string): string | null {
   const twin = twinPathOf(pathname);

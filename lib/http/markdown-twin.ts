@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { prefersMarkdown } from "@/lib/agents/negotiate";
-import { pageOf, pageOfTwinPath, twinUrlOf, type TwinPage } from "@/lib/agents/twin-paths";
+import { pageOf, pageOfTwinPath, TWIN_ROUTE, twinPathOf, twinUrlOf, type TwinPage } from "@/lib/agents/twin-paths";
 
 /**
  * Every public page has a Markdown twin (the table is lib/agents/twin-paths.ts): at its URL with
@@ -22,7 +22,7 @@ const NOTE_FORMAT = /^\/notes\/([A-Z][A-Z0-9]*-\d{3,})\.(md|txt|json)$/;
 
 /** A redirect that drops a trailing slash, a rewrite to a twin, or null when the HTML page answers. */
 export function markdownTwin(request: NextRequest): NextResponse | null {
-  const { pathname } = rawUrl(request);
+  const { pathname, search } = rawUrl(request);
   const slash = canonicalSlash(request);
   if (slash) return slash;
 
@@ -30,11 +30,12 @@ export function markdownTwin(request: NextRequest): NextResponse | null {
   if (format) return NextResponse.rewrite(new URL(`/agents/notes/${format[1]}.${format[2]}`, request.url));
 
   const twin = pageOfTwinPath(pathname);
-  if (twin) return NextResponse.rewrite(twinTarget(request, twin, pathname.replace(/\.md$/, "")), { headers: { Vary: "Accept" } });
+  if (twin) return NextResponse.rewrite(twinTarget(request, twin, pathname, search), { headers: { Vary: "Accept" } });
 
   const page = pageOf(pathname);
-  if (page && prefersMarkdown(request.headers.get("accept"))) {
-    return NextResponse.rewrite(twinTarget(request, page, pathname), { headers: { Vary: "Accept" } });
+  const twinPath = page && twinPathOf(pathname);
+  if (page && twinPath && prefersMarkdown(request.headers.get("accept"))) {
+    return NextResponse.rewrite(twinTarget(request, page, twinPath, search), { headers: { Vary: "Accept" } });
   }
   return null;
 }
@@ -47,13 +48,15 @@ export function withMarkdownLink<R extends Response>(request: NextRequest, respo
   return response;
 }
 
-function twinTarget(request: NextRequest, page: TwinPage, htmlPath: string): URL {
+/**
+ * The twin route with the twin's path after it (/agents/twin/tags/x.md), and the client's query
+ * unchanged. Nothing the route needs may ride in the query: after an internal rewrite (`npm start`)
+ * Next hands the route the client's URL, and only the params of the rewrite's path (base-server.js
+ * sets request.url from initURL); see lib/agents/twin-paths.ts.
+ */
+function twinTarget(request: NextRequest, page: TwinPage, twinPath: string, search: string): URL {
   if (page.kind === "note") return new URL(`/agents/notes/${page.id}.md`, request.url);
-  const target = new URL("/agents/twin", request.url);
-  // The page's own query (?status=, ?q=) comes along; `page` says which page it is.
-  for (const [k, v] of new URL(request.url).searchParams) if (k !== "page") target.searchParams.append(k, v);
-  target.searchParams.set("page", page.kind === "home" ? "/" : page.kind === "guide" ? "/agents/" : htmlPath);
-  return target;
+  return new URL(`${TWIN_ROUTE}${twinPath}${search}`, request.url);
 }
 
 /**

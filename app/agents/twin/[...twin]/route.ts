@@ -5,7 +5,7 @@ import { ENTRY_BUDGET } from "@/lib/agents/index-entry";
 import { MCP_TOOLS } from "@/lib/agents/mcp";
 import { derived } from "@/lib/agents/memo";
 import { guideTwin, historyTwin, homeTwin, phaseTwin, searchTwin, tagTwin } from "@/lib/agents/page-twins";
-import { pageOf } from "@/lib/agents/twin-paths";
+import { pageOfTwinRoute } from "@/lib/agents/twin-paths";
 import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedHistory } from "@/lib/content/published";
 import { diffNotes } from "@/lib/diff/sections";
@@ -17,8 +17,11 @@ import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
 /**
  * The Markdown twin of a public page. proxy.ts (lib/http/markdown-twin.ts) rewrites `/tags/x.md`,
  * `/index.md?status=…`, `/agents.md` and the like, and the HTML pages asked for with
- * Accept: text/markdown, to this route with `page` set to the HTML path; the page's own query
- * (status, tag, phase, sort…, q) comes along. Every answer varies on Accept, since the HTML URL can answer it too.
+ * Accept: text/markdown, to this route with the twin's path after /agents/twin
+ * (/agents/twin/tags/x.md); the page's own query (status, tag, phase, sort…, q) is read from the
+ * request's URL, which is the client's. The page is read from the params alone: after an internal
+ * rewrite they are all of the rewrite that reaches a route handler (docs/decisions/twin-route-path.md).
+ * Every answer varies on Accept, since the HTML URL can answer it too.
  */
 
 export const dynamic = "force-dynamic";
@@ -31,9 +34,10 @@ async function updatedDates(view: Parameters<typeof lastChanges>[0]): Promise<Ma
   return new Map([...changes].map(([id, rev]) => [id, rev.date]));
 }
 
-export async function GET(request: Request) {
+export async function GET(request: Request, context: { params: Promise<{ twin: string[] }> }) {
+  const segments = (await context.params).twin;
+  const path = `/${segments.join("/")}`;
   const params = new URL(request.url).searchParams;
-  const path = params.get("page") ?? "";
   const q = (params.get("q") ?? "").trim().slice(0, 500);
   // Home's filters and order, as the HTML page reads them (lib/public/records.ts); each value bounded like q.
   const records: RecordParams = Object.fromEntries(RECORD_KEYS.flatMap((k) => (params.has(k) ? [[k, (params.get(k) ?? "").slice(0, 500)]] : [])));
@@ -41,7 +45,7 @@ export async function GET(request: Request) {
   // The ETag names the page and its query; hashed, since both are the client's input.
   const key = createHash("sha256").update(`${path}?${recordsKey}&${q}`).digest("hex").slice(0, 16);
   return serveAgent(request, { variant: `twin.${key}`, media: "markdown", headers: { Vary: "Accept" } }, async ({ view, urls }): Promise<Built> => {
-    const page = pageOf(path);
+    const page = pageOfTwinRoute(segments);
     const missing = (what: string): Built => ({ status: 404, error: `${what}; the pages with a Markdown twin are listed at ${urls.pagesTxt}` });
     switch (page?.kind) {
       case "home": {
