@@ -65,12 +65,14 @@ export default defineConfig({
       ]
     : [{ name: "chromium", testIgnore: VISUAL_FILES, use: { browserName: "chromium" } }],
   webServer: {
-    // Idle connections stay open 65 s, as in `npm start` (docs/decisions/server-keep-alive.md).
-    command: `npx next ${server} -p ${port} -H 127.0.0.1${server === "start" ? " --keepAliveTimeout 65000" : ""}`,
+    // The product as the README starts it: `npm start` (every interface, PORT, idle connections kept
+    // 65 s), not a `next start` of our own. Started with `-H 127.0.0.1`, Next sends every proxy
+    // rewrite back to itself over HTTP, which hid the twins' 404s (docs/decisions/twin-route-path.md).
+    command: server === "start" ? "npm start" : `npx next dev -p ${port} -H 127.0.0.1`,
     url: `${process.env.E2E_BASE_URL}/`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { DATA_DIR: dataDir, SITE_URL: process.env.E2E_BASE_URL, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { PORT: String(port), DATA_DIR: dataDir, SITE_URL: process.env.E2E_BASE_URL, NEXT_TELEMETRY_DISABLED: "1" },
     stdout: "pipe",
     stderr: "pipe",
   },

@@ -50,9 +50,11 @@ async function waitFor(url, server, ms = 120_000) {
 }
 
 /**
- * Starts `next start` on a production build (NEXT_DIST_DIR, default .next) over a fresh data folder
- * seeded with the archive's notes, on the port `portVariable` names (else `defaultPort`); answers
- * `{ url, stop }` once `/` answers 200. `stop` ends the server and removes its data.
+ * Starts the production build (NEXT_DIST_DIR, default .next) as the README does, `npm start` (every
+ * interface, PORT), over a fresh data folder seeded with the archive's notes, on the port
+ * `portVariable` names (else `defaultPort`); answers `{ url, stop }` once `/` answers 200. `stop`
+ * ends the server and removes its data. (A `next start -H 127.0.0.1` of our own hid issue #27:
+ * docs/decisions/twin-route-path.md.)
  */
 export async function startServer(portVariable, defaultPort) {
   const port = Number(process.env[portVariable] || defaultPort);
@@ -64,9 +66,9 @@ export async function startServer(portVariable, defaultPort) {
   );
   if (busy) throw new Error(`port ${port} is already in use; stop what listens there or set ${portVariable}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-checker-data-"));
-  const server = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"], {
+  const server = spawn("npm", ["start"], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, SITE_URL: url, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SITE_URL: url, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "ignore", "inherit"],
     // Its own process group, so stopping it stops any worker it started too.
     detached: true,
