@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startNginx, type RunningNginx } from "./support/nginx";
+import { walkPagesTxt } from "./support/pages-walk";
 import { AUTHOR, ensureAccounts, newToken } from "./support/studio";
 
 /**
@@ -66,6 +67,16 @@ test("a public page is answered from nginx's cache, and a Markdown client still 
   const md = await request.get(url, { headers: { Accept: "text/markdown" } });
   expect(md.headers()["content-type"]).toBe("text/markdown; charset=utf-8");
   expect(await md.text()).toMatch(/^---\n/);
+});
+
+test("through the cache, every address of /agents/pages.txt is Markdown, twice over, and each page's HTML stays HTML", async ({ request }) => {
+  // Twice: the second walk meets what the first one stored (HIT, or REVALIDATED after its second).
+  for (const pass of ["first", "second"]) {
+    const { twins, failed, fetched } = await walkPagesTxt(request, cache.url);
+    expect(twins.length, pass).toBeGreaterThan(100);
+    expect(failed, `${pass} pass: ${failed.length} of ${fetched}`).toEqual([]);
+  }
+  expect(storedKeys().filter((k) => /\/(index|agents)\.md$|\/tags\/[^/]+\.md$/.test(k)).length).toBeGreaterThan(3);
 });
 
 test("the studio, its API and anything with a session or a token never come from or go into the cache", async ({ request }) => {
