@@ -112,9 +112,14 @@ if (!ensureChromium()) {
     totals.failed += 1;
   }
 
-  // The independent checker (afdocs) against its own `next start` of the same build: each of its
-  // checks counts as one test; a warning counts as a failure, since every check must pass.
-  const check = spawnSync("node", ["scripts/check-agents.mjs"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 1024 * 1024 });
+  // The independent checker (afdocs) against its own `npm start` of the same build, then (--nginx)
+  // a shorter pass behind deploy/nginx-cache.conf: each of its checks counts as one test; a warning
+  // counts as a failure, since every check must pass.
+  const check = spawnSync("node", ["scripts/check-agents.mjs", "--nginx"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 16 * 1024 * 1024,
+  });
   process.stdout.write(check.stdout ?? "");
   const last = (check.stdout ?? "").trim().split("\n").at(-1) ?? "";
   let agents = null;

@@ -54,9 +54,10 @@ async function waitFor(url, server, ms = 120_000) {
  * interface, PORT), over a fresh data folder seeded with the archive's notes, on the port
  * `portVariable` names (else `defaultPort`); answers `{ url, stop }` once `/` answers 200. `stop`
  * ends the server and removes its data. (A `next start -H 127.0.0.1` of our own hid issue #27:
- * docs/decisions/twin-route-path.md.)
+ * docs/decisions/twin-route-path.md.) `siteUrl` is its SITE_URL when readers reach it through
+ * something in front (nginx); else its own URL.
  */
-export async function startServer(portVariable, defaultPort) {
+export async function startServer(portVariable, defaultPort, siteUrl) {
   const port = Number(process.env[portVariable] || defaultPort);
   const url = `http://127.0.0.1:${port}`;
   // A server already on the port would answer in place of ours and the check would grade the wrong build.
@@ -68,7 +69,7 @@ export async function startServer(portVariable, defaultPort) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-checker-data-"));
   const server = spawn("npm", ["start"], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SITE_URL: url, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SITE_URL: siteUrl ?? url, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "ignore", "inherit"],
     // Its own process group, so stopping it stops any worker it started too.
     detached: true,
@@ -89,5 +90,47 @@ export async function startServer(portVariable, defaultPort) {
     stop();
     throw e;
   }
+  return { url, stop };
+}
+
+/**
+ * deploy/nginx-cache.conf as shipped, in front of the app at `upstream` (host:port), on a free
+ * loopback port (scripts/support/nginx-front.ts, through e2e/support/nginx.ts as the e2e tests run
+ * it); answers `{ url, stop }` once nginx listens. Needs Debian's nginx (npm test installs it).
+ */
+export async function startNginxFront(upstream) {
+  const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "scripts", "support", "nginx-front.ts"), upstream], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+    detached: true,
+  });
+  const stop = () => {
+    if (child.exitCode === null) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        child.kill("SIGTERM");
+      }
+    }
+  };
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("nginx did not start within 30 s")), 30_000);
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = /^listening (\S+)$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`nginx-front exited with ${code}`));
+    });
+  }).catch((e) => {
+    stop();
+    throw e;
+  });
   return { url, stop };
 }
