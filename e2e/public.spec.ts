@@ -234,16 +234,19 @@ test.describe("a note", () => {
     }
   });
 
-  test("its history lists each published revision with date, author and message", async ({ page }) => {
+  test("its history lists each published revision with what it did, its date and author, and the commit in its details", async ({ page }) => {
     await page.goto("/notes/AFN-016/history");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("History of AFN-016");
     const revisions = page.locator("li.revision");
     expect(await revisions.count()).toBeGreaterThanOrEqual(1);
     const oldest = revisions.last();
-    await expect(oldest.locator(".revision__message")).toHaveText("Seed the content repository from content/");
+    await expect(oldest.locator(".revision__message")).toHaveText("First published as verified checkpoint");
     // The seed commit is the app's own; its work is the archive author's (the seed page's byline).
-    await expect(oldest.locator(".revision__meta")).toContainText(/\d{1,2} \w+ \d{4}, \d\d:\d\d UTC · Andrea Borio · [0-9a-f]{12}/);
+    await expect(oldest.locator(".revision__meta")).toContainText(/\d{1,2} \w+ \d{4}, \d\d:\d\d UTC · by Andrea Borio/);
     await expect(oldest).toContainText("First published revision");
+    // The commit's own words and id, folded.
+    await expect(oldest.locator("details.revision__commit pre")).toHaveText("Seed the content repository from content/");
+    await expect(oldest.locator("details.revision__commit")).toContainText(/Commit [0-9a-f]{40}/);
   });
 });
 

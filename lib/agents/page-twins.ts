@@ -1,9 +1,11 @@
 import type { PhasesView } from "@/lib/content/phases";
-import type { PublishedRevision, PublishedView } from "@/lib/content/published";
+import type { PublishedView } from "@/lib/content/published";
 import type { FieldDiff } from "@/lib/diff/sections";
 import { BOUNDARY_LABEL, PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note } from "@/lib/notes/schema";
 import { homeListing, onlyStatus, type StatusCount } from "@/lib/public/listing";
 import { highlightRanges } from "@/lib/public/highlight";
+import type { HistoryEntry } from "@/lib/public/history";
+import { approvalWords } from "@/lib/public/revision-words";
 import { comparePhases, groupByPhase, type RecordParams, type RecordQuery } from "@/lib/public/records";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
 import { phaseUrl } from "@/lib/render/urls";
@@ -185,12 +187,16 @@ export function phaseTwin(view: PublishedView, urls: AgentUrls, found: PhasePage
   ]);
 }
 
-/** `/notes/<id>/history`: every published revision, newest first, with what changed in each. */
+/**
+ * `/notes/<id>/history`: every published revision, newest first, as the HTML page tells it (lib/public/history.ts):
+ * what it did in words, when, by whom and who approved it, what changed in each field, and the commit's id and
+ * subject on a last line (its trailers are git's, not the reader's).
+ */
 export function historyTwin(
   view: PublishedView,
   urls: AgentUrls,
   note: Note,
-  revisions: readonly PublishedRevision[],
+  revisions: readonly HistoryEntry[],
   diff: (before: Note, after: Note) => FieldDiff[],
 ): string {
   const lines = [
@@ -202,24 +208,24 @@ export function historyTwin(
     "",
   ];
   revisions.forEach((rev, i) => {
-    const previous = revisions[i + 1];
-    const [title = "(no message)", ...rest] = rev.message.trim().split("\n");
-    lines.push(`## ${escapeText(title.trim() || "(no message)")}`, "");
+    const { previous } = rev;
+    lines.push(`## ${escapeText(rev.words)}`, "");
+    const approval = rev.approvedBy.length ? ` · ${escapeText(approvalWords(rev.approvedBy))}` : "";
     const statusNow = previous && previous.note.status !== rev.note.status ? ` · status now ${rev.note.status}` : "";
-    lines.push(`${rev.date} · ${rev.author.name} · commit ${rev.commit.slice(0, 12)}${i === 0 ? " · current" : ""}${statusNow}`, "");
-    const body = rest.join("\n").trim();
-    if (body) lines.push(oneLine(body), "");
+    lines.push(`${rev.date} · by ${escapeText(rev.by)}${approval}${i === 0 ? " · current" : ""}${statusNow}`, "");
     if (!previous) {
       lines.push("First published revision: the note as it first appeared on the archive.", "");
-      return;
+    } else {
+      const diffs = diff(previous.note, rev.note);
+      if (!diffs.length) lines.push("No field changed: the file was only reformatted.", "");
+      for (const d of diffs) {
+        lines.push(`### ${d.label} ${d.change}`, "");
+        const parts = d.parts.map((p) => (p.kind === "added" ? `{+${p.text}+}` : p.kind === "removed" ? `[-${p.text}-]` : p.text));
+        lines.push(...(d.list ? parts.map((p) => `- ${oneLine(p)}`) : [parts.join("").trim()]), "");
+      }
     }
-    const diffs = diff(previous.note, rev.note);
-    if (!diffs.length) lines.push("No field changed: the file was only reformatted.", "");
-    for (const d of diffs) {
-      lines.push(`### ${d.label} ${d.change}`, "");
-      const parts = d.parts.map((p) => (p.kind === "added" ? `{+${p.text}+}` : p.kind === "removed" ? `[-${p.text}-]` : p.text));
-      lines.push(...(d.list ? parts.map((p) => `- ${oneLine(p)}`) : [parts.join("").trim()]), "");
-    }
+    const subject = rev.message.split("\n")[0]?.trim() ?? "";
+    lines.push(`Commit ${rev.commit}${subject ? `: ${escapeText(subject)}` : ""}`, "");
   });
   lines.push("Changes are marked {+added+} and [-removed-].", "", commitLine(view));
   return page(urls, lines);

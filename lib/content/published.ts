@@ -248,10 +248,11 @@ export type PublishedRevision = Revision & { note: Note };
 /**
  * Every published revision of one note, newest first: commits on main that changed its file while
  * its status there was a published one. A revision where the file was deleted or invalid is left out.
+ * From main's head, or from `at` (a commit on main: the history as of then, which never changes).
  */
-export async function getPublishedHistory(id: string): Promise<PublishedRevision[]> {
+export async function getPublishedHistory(id: string, at: string = PUBLISHED_REF): Promise<PublishedRevision[]> {
   const store = await getContentStore();
-  const revisions = await store.history(`notes/${id}.md`, PUBLISHED_REF);
+  const revisions = await store.history(`notes/${id}.md`, at);
   const out: PublishedRevision[] = [];
   for (const revision of revisions) {
     const stored = await store.readNote(id, revision.commit);

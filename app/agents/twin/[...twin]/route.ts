@@ -7,7 +7,7 @@ import { derived } from "@/lib/agents/memo";
 import { guideTwin, historyTwin, homeTwin, phaseTwin, searchTwin, tagTwin } from "@/lib/agents/page-twins";
 import { pageOfTwinRoute } from "@/lib/agents/twin-paths";
 import { getPublishedPhases } from "@/lib/content/phases";
-import { getPublishedHistory } from "@/lib/content/published";
+import { publishedHistory } from "@/lib/public/history";
 import { diffNotes } from "@/lib/diff/sections";
 import { lastChanges } from "@/lib/content/last-change";
 import { phasePage, tagPage } from "@/lib/public/pages";
@@ -70,7 +70,7 @@ export async function GET(request: Request, context: { params: Promise<{ twin: s
       case "history": {
         const note = view.byId.get(page.id);
         if (!note) return missing(`no published note ${page.id}`);
-        return { body: historyTwin(view, urls, note, await getPublishedHistory(note.id), diffNotes) };
+        return { body: historyTwin(view, urls, note, await publishedHistory(view, note.id), diffNotes) };
       }
       default:
         return missing(`"${path}" is not a public page with a Markdown twin`);

@@ -5,15 +5,18 @@ import { CommitLine } from "@/components/commit-line";
 import { DiffView } from "@/components/diff-view";
 import { RevisionDate } from "@/components/revision-date";
 import { StatusBadge } from "@/components/status-badge";
-import { getPublishedHistory } from "@/lib/content/published";
 import { diffNotes } from "@/lib/diff/sections";
-import { changedBy } from "@/lib/public/byline";
+import { publishedHistory } from "@/lib/public/history";
+import { approvalWords } from "@/lib/public/revision-words";
 import { pageMetadata } from "@/lib/public/meta";
-import { APP_IDENTITY } from "@/lib/store/api";
 import { loadPublishedNote } from "@/lib/public/published-note";
 import { historyUrl, noteUrl } from "@/lib/render/urls";
 
-/** Every published revision of one note, newest first, each with what changed since the one before. */
+/**
+ * Every published revision of one note, newest first: what it did in words, who made it and who
+ * approved it, then what changed since the one before, field by field. The commit itself (id,
+ * message, trailers) is there for whoever wants git's view, folded under "Commit details".
+ */
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -35,7 +38,7 @@ export default async function HistoryPage({ params }: Props) {
   if (!found) notFound();
   const { view, note } = found;
   // Revisions up to the commit this page is read from (a newer one shows on the next request).
-  const revisions = await getPublishedHistory(note.id);
+  const revisions = await publishedHistory(view, note.id);
 
   return (
     <article className="history" aria-labelledby="history-title">
@@ -56,15 +59,16 @@ export default async function HistoryPage({ params }: Props) {
 
       <ol className="revisions">
         {revisions.map((rev, i) => {
-          const previous = revisions[i + 1];
+          const { previous } = rev;
           const short = rev.commit.slice(0, 12);
           return (
             <li key={rev.commit} id={`r-${short}`} className="revision">
               <header className="revision__head">
-                <h2 className="revision__message">{firstLine(rev.message) || "(no message)"}</h2>
+                {/* What the revision did, from the note before and after it; git's own words are in the details below. */}
+                <h2 className="revision__message">{rev.words}</h2>
                 <p className="revision__meta">
-                  <RevisionDate iso={rev.date} withTime /> · <span className="author">{changedBy(rev.author, APP_IDENTITY, view.site.author)}</span> ·{" "}
-                  <code title={rev.commit}>{short}</code>
+                  <RevisionDate iso={rev.date} withTime /> · by <span className="author">{rev.by}</span>
+                  {rev.approvedBy.length ? <span className="revision__approval"> · {approvalWords(rev.approvedBy)}</span> : null}
                   {i === 0 ? <span className="current"> · current</span> : null}
                   {previous && previous.note.status !== rev.note.status ? (
                     <>
@@ -73,16 +77,22 @@ export default async function HistoryPage({ params }: Props) {
                     </>
                   ) : null}
                 </p>
-                {restOf(rev.message) ? <p className="revision__body">{restOf(rev.message)}</p> : null}
               </header>
               {previous ? (
                 <>
-                  <h3 className="visually-hidden">Changes since {previous.commit.slice(0, 12)}</h3>
+                  <h3 className="visually-hidden">Changes since the previous revision</h3>
                   <DiffView diffs={diffNotes(previous.note, rev.note)} />
                 </>
               ) : (
                 <p className="empty">First published revision: the note as it first appeared on the archive.</p>
               )}
+              <details className="revision__commit">
+                <summary>Commit details</summary>
+                <p>
+                  Commit <code>{rev.commit}</code>
+                </p>
+                <pre>{rev.message || "(no message)"}</pre>
+              </details>
             </li>
           );
         })}
@@ -90,12 +100,4 @@ export default async function HistoryPage({ params }: Props) {
       <CommitLine commit={view.commit} />
     </article>
   );
-}
-
-function firstLine(message: string) {
-  return message.split("\n")[0]?.trim() ?? "";
-}
-
-function restOf(message: string) {
-  return message.split("\n").slice(1).join("\n").trim();
 }
