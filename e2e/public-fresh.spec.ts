@@ -69,11 +69,14 @@ test("a commit made with plain git shows on the next request, and its history sh
 
   await page.goto(`/notes/${id}`);
   await expect(page.locator("section.note-section").filter({ hasText: "Evidence" }).locator(".prose")).toHaveText(changed.sections.Evidence);
-  await page.getByRole("link", { name: "History" }).click();
+  // Verified from plain git with no Approved-by trailer: the page says its claim changed, and that no approval is recorded.
+  await expect(page.locator("dd.claim-change")).toHaveText(/^Evidence changed \d{1,2} [A-Z][a-z]{2} \d{4} · no approval recorded$/);
+  await page.getByRole("link", { name: "History", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/notes/${id}/history$`));
   const revisions = page.locator("li.revision");
   await expect(revisions).toHaveCount(2);
-  await expect(revisions.locator(".revision__message")).toHaveText(["Evidence: the second write, twice", "Publish AFN-971 from plain git"]);
+  await expect(revisions.locator(".revision__message")).toHaveText(["Evidence changed", "First published as verified checkpoint"]);
+  await expect(revisions.locator(".revision__commit pre")).toHaveText(["Evidence: the second write, twice", "Publish AFN-971 from plain git"]);
   await expect(revisions.first().locator(".revision__meta")).toContainText("Plain Git Agent");
   const diff = revisions.first().locator(".diff__field");
   await expect(diff).toHaveCount(1);

@@ -10,6 +10,8 @@ import { StatusNotice } from "@/components/status-notice";
 import { SECTIONS, type Note } from "@/lib/notes/schema";
 import { changedBy } from "@/lib/public/byline";
 import { lastChange } from "@/lib/content/last-change";
+import { claimChange } from "@/lib/public/claim-change";
+import { approvalWords } from "@/lib/public/revision-words";
 import { neighbors } from "@/lib/public/records";
 import { APP_IDENTITY } from "@/lib/store/api";
 import { pageMetadata } from "@/lib/public/meta";
@@ -53,7 +55,7 @@ export default async function NotePage({ params }: Props) {
   const found = await load(params);
   if (!found) notFound();
   const { view, note } = found;
-  const changed = await lastChange(view, note.id);
+  const [changed, claim] = await Promise.all([lastChange(view, note.id), claimChange(view, note)]);
   const linkable = new Set(view.byId.keys());
   const related = note.related.flatMap((id) => view.byId.get(id) ?? []);
   const referencedBy = (view.backlinks.get(note.id) ?? []).flatMap((id) => view.byId.get(id) ?? []);
@@ -77,6 +79,18 @@ export default async function NotePage({ params }: Props) {
             )}
           </dd>
         </div>
+        {claim ? (
+          <div>
+            {/* A verified note: when what it claims last changed, and who approved that revision. */}
+            <dt>Verification</dt>
+            <dd className="claim-change">
+              <Link href={`${historyUrl(note.id)}#r-${claim.commit.slice(0, 12)}`}>
+                {claim.words} <RevisionDate iso={claim.date} short />
+              </Link>{" "}
+              · {approvalWords(claim.approvedBy)}
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Other formats</dt>
           <dd className="formats">
