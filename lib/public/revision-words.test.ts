@@ -102,7 +102,11 @@ describe("lastClaimChange: the revision a verified note's claim last changed in 
   const cases: [string, Note[], { at: number; words: string } | null][] = [
     ["first published as verified", [verified], { at: 0, words: "Verified" }],
     ["a hypothesis edited, then promoted: the promotion", [promoted, hypothesisEdited, base], { at: 0, words: "Verified" }],
-    ["promoted, then tags changed: still the promotion", [edit((n) => (n.tags = ["x"]), promoted), promoted, base], { at: 1, words: "Verified" }],
+    [
+      "promoted, then tags changed: still the promotion",
+      [edit((n) => (n.tags = ["x"]), promoted), promoted, hypothesisEdited, base],
+      { at: 1, words: "Verified" },
+    ],
     [
       "promoted, then the decision and evidence changed, then related: the edit",
       [
@@ -123,6 +127,16 @@ describe("lastClaimChange: the revision a verified note's claim last changed in 
       { at: 1, words: "Verified" },
     ],
     ["reclassified after verification", [edit((n) => (n.status = "verified-structural"), verified), verified, base], { at: 0, words: "Reclassified" }],
+    [
+      "promoted with the decision changed in the same revision: the change",
+      [edit((n) => (n.status = "verified-checkpoint"), hypothesisEdited), base],
+      { at: 0, words: "Decision changed" },
+    ],
+    [
+      "reclassified with the title changed: the change",
+      [edit((n) => ((n.status = "verified-structural"), (n.title += "!")), verified), verified],
+      { at: 0, words: "Title changed" },
+    ],
     ["not verified now: nothing", [base], null],
     ["superseded after verified: nothing", [edit((n) => ((n.status = "superseded"), (n.superseded_by = "AFN-021")), verified), verified], null],
     ["no revisions", [], null],

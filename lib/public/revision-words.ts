@@ -73,19 +73,21 @@ export function listOf(labels: readonly string[]): string {
 /**
  * For a note whose current revision is verified: the revision its claim last changed in, as an
  * index into `revisions` (newest first, as getPublishedHistory answers), and what happened there.
- * Walking back from the newest, the first revision that either became verified (first published
- * as verified, promoted, reclassified) or changed a field of `SUBSTANCE` while verified; editorial
- * changes are passed over. Null when the newest revision is not verified.
+ * Walking back from the newest, the first revision that changed a field of `SUBSTANCE` ("Decision
+ * changed", also when it was the promotion too) or became verified without such a change (first
+ * published as verified or promoted: "Verified"; between the verified statuses: "Reclassified");
+ * editorial changes are passed over. Null when the newest revision is not verified.
  */
 export function lastClaimChange(revisions: readonly { note: Note }[]): { at: number; words: string } | null {
   if (!revisions[0] || !isVerifiedStatus(revisions[0].note.status)) return null;
   for (let at = 0; at < revisions.length; at++) {
     const note = revisions[at]!.note;
     const before = revisions[at + 1]?.note ?? null;
+    const substance = before ? changedFields(before, note).filter((f) => SUBSTANCE.has(f.field)) : [];
+    // The claim changed here: say which fields, even when the same revision was also its promotion.
+    if (substance.length) return { at, words: `${listOf(substance.map((f) => f.label))} changed` };
     if (!before || !isVerifiedStatus(before.status)) return { at, words: "Verified" };
     if (before.status !== note.status) return { at, words: "Reclassified" };
-    const substance = changedFields(before, note).filter((f) => SUBSTANCE.has(f.field));
-    if (substance.length) return { at, words: `${listOf(substance.map((f) => f.label))} changed` };
   }
   return null; // not reached: the oldest revision has no revision before it
 }
