@@ -122,9 +122,14 @@ describe("lastClaimChange: the revision a verified note's claim last changed in 
     ],
     ["a boundary added while verified", [edit((n) => (n.boundaries = ["pinned-not-supported"]), verified), verified], { at: 0, words: "Boundaries changed" }],
     [
-      "the Notes section and the phase are editorial",
-      [edit((n) => ((n.sections.notes = "Later."), (n.phase = "5 kernels")), verified), verified],
+      "tags, related notes, core and order are editorial",
+      [edit((n) => ((n.tags = ["x"]), (n.related = ["AFN-001"]), (n.core = undefined), (n.order += 1)), verified), verified],
       { at: 1, words: "Verified" },
+    ],
+    [
+      "the Notes section and the phase are substance, as the approval rule says",
+      [edit((n) => ((n.sections.notes = "Later."), (n.phase = "5 kernels")), verified), verified],
+      { at: 0, words: "Notes and Phase changed" },
     ],
     ["reclassified after verification", [edit((n) => (n.status = "verified-structural"), verified), verified, base], { at: 0, words: "Reclassified" }],
     [

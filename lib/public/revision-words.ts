@@ -1,6 +1,7 @@
 import { comparableFields, type FieldValue } from "@/lib/diff/fields";
 import { STATUS_LABEL, type Note } from "@/lib/notes/schema";
 import { isVerifiedStatus } from "@/lib/rules/phase-closeout";
+import { substanceChanges } from "@/lib/rules/verified-change";
 
 /**
  * What a published revision did, in a reader's words ("Promoted to verified checkpoint", "Decision
@@ -8,22 +9,6 @@ import { isVerifiedStatus } from "@/lib/rules/phase-closeout";
  * is git's (subjects, `Draft-revision:` and `Approved-by:` trailers) and may say anything. Pure: the
  * history page, its Markdown twin and the note page's verification line all read it.
  */
-
-/**
- * The fields that are what a note claims: a change to one of them is a new claim a reviewer must
- * see. Tags, related notes, the core label, the phase, the editorial order, provenance and the
- * free Notes section are editorial.
- */
-export const SUBSTANCE: ReadonlySet<string> = new Set([
-  "title",
-  "summary",
-  "boundaries",
-  "decision",
-  "invariant",
-  "rejectedShortcut",
-  "evidence",
-  "claimBoundary",
-]);
 
 export type ChangedField = { field: string; label: string };
 
@@ -73,17 +58,19 @@ export function listOf(labels: readonly string[]): string {
 /**
  * For a note whose current revision is verified: the revision its claim last changed in, as an
  * index into `revisions` (newest first, as getPublishedHistory answers), and what happened there.
- * Walking back from the newest, the first revision that changed a field of `SUBSTANCE` ("Decision
+ * Walking back from the newest, the first revision that changed the note's substance ("Decision
  * changed", also when it was the promotion too) or became verified without such a change (first
- * published as verified or promoted: "Verified"; between the verified statuses: "Reclassified");
- * editorial changes are passed over. Null when the newest revision is not verified.
+ * published as verified or promoted: "Verified"; between the verified statuses: "Reclassified").
+ * Substance is what the rule that asks for an approval calls it (lib/rules/verified-change.ts), so
+ * the revision named is the one that needed one; editorial changes (tags, related notes, core,
+ * order) are passed over. Null when the newest revision is not verified.
  */
 export function lastClaimChange(revisions: readonly { note: Note }[]): { at: number; words: string } | null {
   if (!revisions[0] || !isVerifiedStatus(revisions[0].note.status)) return null;
   for (let at = 0; at < revisions.length; at++) {
     const note = revisions[at]!.note;
     const before = revisions[at + 1]?.note ?? null;
-    const substance = before ? changedFields(before, note).filter((f) => SUBSTANCE.has(f.field)) : [];
+    const substance = before ? substanceChanges(before, note) : [];
     // The claim changed here: say which fields, even when the same revision was also its promotion.
     if (substance.length) return { at, words: `${listOf(substance.map((f) => f.label))} changed` };
     if (!before || !isVerifiedStatus(before.status)) return { at, words: "Verified" };
