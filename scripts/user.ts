@@ -14,6 +14,7 @@ import { Writable } from "node:stream";
 import { AccountError, addAccount, listAccounts, removeAccount, setPassword } from "@/lib/auth/accounts";
 import { issueToken, revokeTokens } from "@/lib/auth/tokens";
 import { config } from "@/lib/env";
+import { redactUrl, remoteConfig } from "@/lib/store";
 import type { Role } from "@/lib/rules/status-machine";
 
 const USAGE = `usage:
@@ -25,6 +26,12 @@ const USAGE = `usage:
   npm run user -- revoke <name | token-id>`;
 
 class UsageError extends Error {}
+
+/** Where the accounts are: the accounts repository (ACCOUNTS_REMOTE) or the data folder's file. */
+function accountsHome(): string {
+  const remote = remoteConfig().accounts;
+  return remote ? `the accounts repository ${redactUrl(remote.url)}` : `${config().dataDir}/accounts.json`;
+}
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -81,7 +88,7 @@ async function main(argv: string[]): Promise<void> {
       done(args);
       if (role !== "author" && role !== "reviewer") throw new UsageError("--role must be author or reviewer");
       const account = await addAccount(name, role as Role, await readPassword(`Password for ${name}: `));
-      console.log(`added ${account.name} (${account.role}) to ${config().dataDir}/accounts.json`);
+      console.log(`added ${account.name} (${account.role}) to ${accountsHome()}`);
       return;
     }
     case "password": {
@@ -94,7 +101,7 @@ async function main(argv: string[]): Promise<void> {
     case "list": {
       done(args);
       const accounts = await listAccounts();
-      if (accounts.length === 0) console.log(`no accounts in ${config().dataDir}/accounts.json`);
+      if (accounts.length === 0) console.log(`no accounts in ${accountsHome()}`);
       for (const a of accounts) {
         console.log(`${a.name}\t${a.role}\tadded ${a.created}`);
         for (const t of a.tokens) {

@@ -1,7 +1,8 @@
 import * as git from "isomorphic-git";
 import httpNode from "isomorphic-git/http/node";
-import type { HttpClient } from "isomorphic-git";
+import type { GitHttpResponse, HttpClient } from "isomorphic-git";
 import { randomBytes } from "node:crypto";
+import { isUploadPackAdvertisement, nameHeadIfMissing } from "./advertisement";
 import { StoreError } from "./errors";
 import { gitFs } from "./git-fs";
 import { setLocal, swapRef } from "./ref-update";
@@ -110,6 +111,22 @@ class Gate {
   }
 }
 
+/**
+ * The remote's ref advertisement, read whole (a few hundred bytes per ref) and given a HEAD when it
+ * lists none, so isomorphic-git's fetch does not fail on a remote whose HEAD names no branch (./advertisement).
+ */
+async function readHeadless(response: GitHttpResponse): Promise<GitHttpResponse> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of response.body!) chunks.push(chunk);
+  const body = nameHeadIfMissing(Buffer.concat(chunks));
+  return {
+    ...response,
+    body: (async function* () {
+      yield body;
+    })(),
+  };
+}
+
 function describe(e: unknown): string {
   const err = e as { code?: string; message?: string; data?: { statusCode?: number; statusMessage?: string }; cause?: { code?: string } };
   if (err?.code === "HttpError" && err.data?.statusCode) {
@@ -133,10 +150,13 @@ export function createRemoteLink(repo: Repo, options: RemoteOptions): RemoteLink
     request: (req) =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: "ETIMEDOUT" })), timeoutMs);
-        httpNode.request(req).then(
-          (r) => (clearTimeout(timer), resolve(r)),
-          (e) => (clearTimeout(timer), reject(e)),
-        );
+        httpNode
+          .request(req)
+          .then((r) => (r.statusCode === 200 && r.body && isUploadPackAdvertisement(req.method, req.url) ? readHeadless(r) : r))
+          .then(
+            (r) => (clearTimeout(timer), resolve(r)),
+            (e) => (clearTimeout(timer), reject(e)),
+          );
       }),
   };
   const cache = {};
