@@ -2,7 +2,7 @@ import "server-only";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { config } from "@/lib/env";
 import { ACCOUNTS_REF, getAccountsStore } from "@/lib/auth/account-file";
-import { remoteConfig } from "@/lib/store";
+import { remoteConfig, RemoteUnavailableError } from "@/lib/store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
 
 /**
@@ -45,6 +45,7 @@ export async function startRemotes(): Promise<void> {
   if (content) opening.push(getContentStore());
   if (accounts) opening.push(getAccountsStore(config().dataDir));
   for (const r of await Promise.allSettled(opening)) {
-    if (r.status === "rejected") console.error(`git remote: ${(r.reason as Error).message}`);
+    // An unreachable remote was reported by the mirror, which polls on and says when it is back.
+    if (r.status === "rejected" && !(r.reason instanceof RemoteUnavailableError)) console.error(`git remote: ${(r.reason as Error).message}`);
   }
 }
