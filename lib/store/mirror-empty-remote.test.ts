@@ -17,6 +17,8 @@ import { git, seedFolder, tempDir } from "./testing";
 const USER = "fn";
 const PASSWORD = "s3cret-empty-remote-password";
 const POLL = 0.3;
+/** How long a poll may take to bring a change on a loaded machine (it is never, without a working poll). */
+const WAIT_MS = 10_000;
 const writer = { name: "Field Notes accounts", email: "accounts@field-notes.invalid" };
 let server: GitServer;
 let root: string;
@@ -106,7 +108,7 @@ describe("an empty remote is empty, not unreachable", () => {
     const seen = await until(
       () => waiting.resolve("refs/heads/main"),
       (v) => v === written.commit,
-      POLL * 1000 * 5,
+      WAIT_MS,
     );
     expect(seen.value).toBe(written.commit);
     // A later fresh data folder (the CLI's next run) opens the remote and writes on its main.
@@ -163,13 +165,13 @@ describe("an empty remote is empty, not unreachable", () => {
     const caught = await until(
       () => localMain(path.join(root, "down-fresh.git")),
       (v) => v === written.commit,
-      POLL * 1000 * 6,
+      WAIT_MS,
     );
     expect(caught.value).toBe(written.commit);
     const back = await until(
       async () => warnings.filter((w) => w.includes("reachable again")),
       (v) => v.length >= 2,
-      POLL * 1000 * 6,
+      WAIT_MS,
     );
     expect(back.value.some((w) => w.startsWith("down fresh:"))).toBe(true);
     expect(back.value.some((w) => w.startsWith("down known:"))).toBe(true);
