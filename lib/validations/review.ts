@@ -29,16 +29,19 @@ export type ReplyRequest = z.infer<typeof replyRequest>;
 export const editCommentRequest = z.object({ text }).strict();
 export type EditCommentRequest = z.infer<typeof editCommentRequest>;
 
+/** Free text a request may leave out: trimmed, at most 4000 characters, absent when empty. */
+const optionalText = z
+  .string()
+  .trim()
+  .max(4000, "at most 4000 characters")
+  .optional()
+  .transform((s) => (s ? s : undefined));
+
 export const verdictRequest = z
   .object({
     verdict: z.enum(["approve", "request-changes"], { error: 'must be "approve" or "request-changes"' }),
     revision,
-    summary: z
-      .string()
-      .trim()
-      .max(4000, "at most 4000 characters")
-      .optional()
-      .transform((s) => (s ? s : undefined)),
+    summary: optionalText,
   })
   .strict();
 export type VerdictRequest = z.infer<typeof verdictRequest>;
@@ -50,12 +53,7 @@ export const reviewRequestBody = z
     revision,
     /** Reviewer account ids; empty: any reviewer. */
     reviewers: z.array(z.string().trim().min(1, "a reviewer's name is empty").max(200)).max(20, "ask at most 20 reviewers at once").default([]),
-    text: z
-      .string()
-      .trim()
-      .max(4000, "at most 4000 characters")
-      .optional()
-      .transform((s) => (s ? s : undefined)),
+    text: optionalText,
   })
   .strict();
 export type ReviewRequestBody = z.infer<typeof reviewRequestBody>;
