@@ -78,7 +78,7 @@ test("a rewritten Decision of a verified note is published only after a named re
   await signInByKeyboard(reviewerPage, REVIEWER, "/studio/reviews");
   const requested = reviewerPage.getByRole("region", { name: /Requested from you/ });
   const entry = requested.getByRole("listitem").filter({ hasText: title });
-  await expect(entry).toContainText(`${AUTHOR.name} asked you to publish`);
+  await expect(entry).toContainText(`${AUTHOR.name} asked you to review it for publishing`);
   await expect(entry).toContainText(/Since your approval of revision [0-9a-f]{7}: Status, Decision changed\./);
   await expect(reviewerPage.getByRole("region", { name: /Waiting for any reviewer/ }).getByRole("link", { name: new RegExp(title) })).toHaveCount(0);
   await expectNoA11yViolations(reviewerPage);

@@ -95,7 +95,7 @@ function EntryList({ id, title, entries, empty }: { id: string; title: string; e
   );
 }
 
-const PURPOSE = { publish: "to publish", verify: "to verify", changes: "to look at changes" } as const;
+const PURPOSE = { publish: "to review it for publishing", verify: "to verify it", changes: "to look at the changes" } as const;
 
 function NoteEntry({ note: n }: { note: InboxEntry }) {
   const threads = `${n.openThreads} open thread${n.openThreads === 1 ? "" : "s"}`;
