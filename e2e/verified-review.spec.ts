@@ -56,6 +56,19 @@ test("a rewritten Decision of a verified note is published only after a named re
   await signInByKeyboard(authorPage, AUTHOR, `/studio/notes/${id}`);
   const publish = authorPage.getByRole("button", { name: "Publish", exact: true });
   await expect(publish).toBeDisabled();
+  // Markdown is typed in the mono face (a fence, a table and an indent line up), as the issue asked.
+  const [typedIn, mono] = await authorPage
+    .locator(".w-md-editor-text-input")
+    .first()
+    .evaluate((el) => {
+      const probe = document.createElement("span");
+      probe.style.fontFamily = "var(--font-mono)";
+      document.body.append(probe);
+      const want = getComputedStyle(probe).fontFamily;
+      probe.remove();
+      return [getComputedStyle(el).fontFamily, want];
+    });
+  expect(typedIn).toBe(mono);
   await expect(authorPage.locator("#unmet-publish")).toContainText(/this changes the Decision of a verified note: no approval of revision [0-9a-f]{7}/);
   await expect(authorPage.locator("#unmet-publish")).toContainText("Ask for a review below, or publish the change as a new hypothesis that supersedes");
   // A publish sent anyway (the API, whatever the browser shows) is refused the same way.

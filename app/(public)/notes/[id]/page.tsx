@@ -58,7 +58,10 @@ export default async function NotePage({ params }: Props) {
   const [changed, claim] = await Promise.all([lastChange(view, note.id), claimChange(view, note)]);
   const linkable = new Set(view.byId.keys());
   const related = note.related.flatMap((id) => view.byId.get(id) ?? []);
-  const referencedBy = (view.backlinks.get(note.id) ?? []).flatMap((id) => view.byId.get(id) ?? []);
+  // A related note that also refers back is listed once, under Related notes, and marked so.
+  const linkingHere = new Set(view.backlinks.get(note.id) ?? []);
+  const referencedBy = [...linkingHere].filter((id) => !note.related.includes(id)).flatMap((id) => view.byId.get(id) ?? []);
+  const mutual = related.filter((n) => linkingHere.has(n.id)).length;
 
   const shown = SECTIONS.filter((s) => ALWAYS.has(s.key) || note.sections[s.key]);
   const { previous, next } = neighbors(view.notes, note.id);
@@ -138,8 +141,12 @@ export default async function NotePage({ params }: Props) {
       ))}
 
       <nav className="links" id="connected" aria-label="Connected notes">
-        <LinkedNotes heading="Related notes" notes={related} empty="This note lists no related notes." />
-        <LinkedNotes heading="Referenced by" notes={referencedBy} empty="No published note refers to this one yet." />
+        <LinkedNotes heading="Related notes" notes={related} linkingHere={linkingHere} empty="This note lists no related notes." />
+        <LinkedNotes
+          heading="Referenced by"
+          notes={referencedBy}
+          empty={mutual ? "No note besides the related ones above refers to this one." : "No published note refers to this one yet."}
+        />
       </nav>
 
       <nav className="neighbors" aria-label="Previous and next decision records">
@@ -173,7 +180,7 @@ export default async function NotePage({ params }: Props) {
   );
 }
 
-function LinkedNotes({ heading, notes, empty }: { heading: string; notes: Note[]; empty: string }) {
+function LinkedNotes({ heading, notes, empty, linkingHere }: { heading: string; notes: Note[]; empty: string; linkingHere?: ReadonlySet<string> }) {
   return (
     <section className="linked">
       <h2>{heading}</h2>
@@ -184,6 +191,7 @@ function LinkedNotes({ heading, notes, empty }: { heading: string; notes: Note[]
           {notes.map((n) => (
             <li key={n.id}>
               <span className="id">{n.id}</span> <Link href={noteUrl(n.id)}>{n.title}</Link> <StatusBadge status={n.status} />
+              {linkingHere?.has(n.id) ? <span className="linked__back"> · refers to this note too</span> : null}
             </li>
           ))}
         </ul>
