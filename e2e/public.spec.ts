@@ -76,7 +76,9 @@ test.describe("home", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("A sparse mask is not sparse attention");
   });
 
-  test("lays the 4 core decisions out as one row on a wide screen, two by two on a tablet, one column on a phone: never three and one", async ({ page }) => {
+  test("lays the 4 core decisions out as one row on a wide screen, two by two on a tablet, one column on a phone: never three and one; summaries whole", async ({
+    page,
+  }) => {
     for (const [width, rows] of [
       [1280, [4]],
       [800, [2, 2]],
@@ -88,6 +90,9 @@ test.describe("home", () => {
       const perRow = [...new Set(tops)].map((top) => tops.filter((t) => t === top).length);
       expect(perRow, `${width} px`).toEqual(rows);
     }
+    // On a phone every card's summary is read whole, never cut off at a line.
+    const clipped = await page.locator(".records .card__summary").evaluateAll((els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1).length);
+    expect(clipped).toBe(0);
   });
 
   test("has a For agents block that links the formats and states the archive policy", async ({ page }) => {
