@@ -28,6 +28,14 @@ setup("the studio's accounts, a draft and a note under review", async ({ page, r
     sections: { notes: "", ...sections },
   });
 
+  // A rewritten Decision of the verified AFN-016, saved but not publishable without a review: the editor shows why.
+  // Saved first, so the studio list's drafts (newest first, ties by id) read the same in every run.
+  const verified = await api(request, author, "GET", "/api/studio/notes/AFN-016");
+  await api(request, author, "PUT", "/api/studio/notes/AFN-016", {
+    revision: verified.revision,
+    note: { ...verified.fields, sections: { ...verified.fields.sections, decision: "Use the dense kernel and mask the scores afterwards." } },
+  });
+
   const draft = await api(request, author, "POST", "/api/studio/notes", {});
   await api(request, author, "PUT", `/api/studio/notes/${draft.id}`, {
     revision: draft.revision,
@@ -64,13 +72,6 @@ setup("the studio's accounts, a draft and a note under review", async ({ page, r
     revision: hypothesis.noteRevision,
     reviewers: [REVIEWER.name],
     text: "Please check the trace before it is published.",
-  });
-
-  // A rewritten Decision of the verified AFN-016, saved but not publishable without a review: the editor shows why.
-  const verified = await api(request, author, "GET", "/api/studio/notes/AFN-016");
-  await api(request, author, "PUT", "/api/studio/notes/AFN-016", {
-    revision: verified.revision,
-    note: { ...verified.fields, sections: { ...verified.fields.sections, decision: "Use the dense kernel and mask the scores afterwards." } },
   });
 
   fs.mkdirSync(path.dirname(notesFile()), { recursive: true });

@@ -59,7 +59,9 @@ export async function freezeRunFacts(page: Page): Promise<void> {
     const FIXED_DATE = new Date(Date.UTC(2026, 4, 15, 9, 30));
     const fixedText = (text: string): string => {
       let out = text;
-      // Full and short commit ids (7 to 40 hex digits with at least one digit and one letter a-f).
+      // A short commit id standing alone (a <code> or a span of its own) may be all digits: 1 run in 27 at 7 digits.
+      if (/^\s*[0-9a-f]{7,40}\s*$/.test(out)) return out.replace(/[0-9a-f]+/, (m) => "0123456789abcdef0123456789abcdef01234567".slice(0, m.length));
+      // Full and short commit ids in running text (7 to 40 hex digits with at least one digit and one letter a-f).
       out = out.replace(/\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, (m) => "0123456789abcdef0123456789abcdef01234567".slice(0, m.length));
       // Dates as the pages write them: "3 December 2026", "3 Dec 2026", "3 Dec", with an optional time.
       out = out.replace(
