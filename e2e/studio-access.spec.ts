@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { AUTHOR, createNote, ensureAccounts, fillRequired, git, newToken, REVIEWER, save, signIn } from "./support/studio";
+import { AUTHOR, createNote, ensureAccounts, fillRequired, fsckStrict, git, newToken, REVIEWER, save, signIn } from "./support/studio";
 
 /** Who may see and do what, checked in the browser and against the server directly. */
 
@@ -132,7 +132,7 @@ test("an agent with a token does what an author does, through the same rules (as
   await revoked.dispose();
 });
 
-test.afterAll(() => {
+test.afterAll(async () => {
   // Everything the studio wrote is a well-formed git repository.
-  expect(git("fsck", "--strict", "--no-dangling")).toBe("");
+  expect(await fsckStrict()).toBe("");
 });

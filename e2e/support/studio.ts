@@ -110,6 +110,25 @@ export async function save(page: Page): Promise<void> {
   await expect(saveState(page)).toHaveText(/^Saved .* · all changes saved$/);
 }
 
+/**
+ * `git fsck --strict` on the live content repository, which the other worker's tests may be writing
+ * to: a ref deleted between fsck's listing and its read (a publish or a discard removes a draft
+ * branch) fails one pass. A real fault fails every pass, so three passes a second apart must all
+ * fail; the last one's own words are the error.
+ */
+export async function fsckStrict(): Promise<string> {
+  let last = "";
+  for (let pass = 1; pass <= 3; pass++) {
+    try {
+      return git("fsck", "--strict", "--no-dangling");
+    } catch (e) {
+      last = String((e as { stderr?: string }).stderr ?? e);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  throw new Error(`git fsck --strict failed three times:\n${last}`);
+}
+
 export function git(...args: string[]): string {
   return execFileSync("git", ["--git-dir", contentRepoPath(), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
