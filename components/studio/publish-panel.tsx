@@ -2,8 +2,7 @@
 
 import Link from "next/link";
 import { changeRequestMessage, checkPublish, missingApprovals, openChangeRequests, type Actor } from "@/lib/rules/status-machine";
-import { isVerifiedStatus } from "@/lib/rules/phase-closeout";
-import { listOfLabels, substanceChanges } from "@/lib/rules/verified-change";
+import { listOfLabels, verifiedChanges } from "@/lib/rules/verified-change";
 import type { Note } from "@/lib/notes/schema";
 import type { NoteView } from "@/lib/studio/note-view";
 import { buttonClass } from "@/components/ui/button";
@@ -59,15 +58,12 @@ export function PublishPanel(props: { view: NoteView; actor: Actor; blockers: st
  */
 function reviewUnmet(view: NoteView, note: Note): string[] {
   const unmet = openChangeRequests(view.reviews).map(changeRequestMessage);
-  const onMain = view.onMain;
-  if (onMain && isVerifiedStatus(onMain.status) && onMain.status === note.status) {
-    const changes = substanceChanges(onMain, note);
-    const missing = changes.length ? missingApprovals(view.noteRevision, view.revisionAuthors, view.reviews, view.requiredApprovals) : [];
-    if (missing.length) {
-      unmet.push(
-        `this changes the ${listOfLabels(changes)} of a verified note: ${missing.join("; ")}. Ask for a review below, or publish the change as a new hypothesis that supersedes ${view.id}`,
-      );
-    }
+  const changes = view.onMain ? verifiedChanges(view.onMain, note) : [];
+  const missing = changes.length ? missingApprovals(view.noteRevision, view.revisionAuthors, view.reviews, view.requiredApprovals) : [];
+  if (missing.length) {
+    unmet.push(
+      `this changes the ${listOfLabels(changes)} of a verified note: ${missing.join("; ")}. Ask for a review below, or publish the change as a new hypothesis that supersedes ${view.id}`,
+    );
   }
   return unmet;
 }

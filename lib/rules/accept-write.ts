@@ -11,7 +11,7 @@ import {
   type Actor,
   type ReviewState,
 } from "./status-machine";
-import { listOfLabels, substanceChanges } from "./verified-change";
+import { listOfLabels, verifiedChanges } from "./verified-change";
 import { checkImages, type AssetContext } from "./images";
 import { checkNotePhase, checkPhaseChange, isVerifiedStatus, type PhaseNoteFact } from "./phase-closeout";
 import { REVIEW_WRITE_KINDS, reviewFindings, type ReviewWrite, type ReviewWriteKind } from "./review-write";
@@ -231,8 +231,7 @@ const fromDraft = (f: WriteFinding): WriteFinding => ({ ...f, message: `${f.mess
  * fields are substance). A promotion or reclassification is judged by the status machine instead.
  */
 function verifiedChangeOf(onMain: Note, after: Note, ctx: NoteWriteContext): WriteFinding[] {
-  if (!isVerifiedStatus(onMain.status) || promotes(onMain, after)) return [];
-  const changes = substanceChanges(onMain, after);
+  const changes = verifiedChanges(onMain, after);
   if (changes.length === 0) return [];
   const missing = missingApprovals(ctx.review.revision, ctx.review.revisionAuthors, { verdicts: [...ctx.review.verdicts] }, ctx.requiredApprovals);
   if (missing.length === 0) return [];
@@ -252,7 +251,7 @@ const promotes = (onMain: Pick<Note, "status"> | null, after: Pick<Note, "status
 
 /** Does landing `after` where main holds `onMain` need a reviewer's approval? (A promotion, or a change to a verified note's substance.) */
 export function needsApproval(onMain: Note | null, after: Note): boolean {
-  return promotes(onMain, after) || (onMain !== null && isVerifiedStatus(onMain.status) && substanceChanges(onMain, after).length > 0);
+  return promotes(onMain, after) || (onMain !== null && verifiedChanges(onMain, after).length > 0);
 }
 
 // ---- phases ------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { SECTIONS, type Note } from "@/lib/notes/schema";
+import { isVerifiedStatus } from "./phase-closeout";
 
 /**
  * "Verified" is a promise about the text: what a verified note says is what a second person
@@ -30,6 +31,16 @@ export type SubstanceChange = { field: string; label: string };
 /** The fields of substance that differ between two versions of a note, in the note's own order. */
 export function substanceChanges(before: Note, after: Note): SubstanceChange[] {
   return SUBSTANCE.filter((f) => JSON.stringify(f.read(before)) !== JSON.stringify(f.read(after))).map(({ key, label }) => ({ field: key, label }));
+}
+
+/**
+ * What a landing changes of a verified note that needs approving as a change (not as a promotion:
+ * a move to, or between, verified statuses is the status machine's): [] when nothing does. The one
+ * test the acceptance function and the studio's publish panel both apply.
+ */
+export function verifiedChanges(onMain: Note, after: Note): SubstanceChange[] {
+  if (!isVerifiedStatus(onMain.status) || (isVerifiedStatus(after.status) && onMain.status !== after.status)) return [];
+  return substanceChanges(onMain, after);
 }
 
 /** "Decision", "Decision and Evidence", "Title, Decision and Evidence". */
