@@ -70,6 +70,8 @@ test("a public page is answered from nginx's cache, and a Markdown client still 
 });
 
 test("through the cache, every address of /agents/pages.txt is Markdown, twice over, and each page's HTML stays HTML", async ({ request }) => {
+  // About 800 requests through nginx: a minute and more when the machine is busy.
+  test.setTimeout(240_000);
   // Twice: the second walk meets what the first one stored (HIT, or REVALIDATED after its second).
   for (const pass of ["first", "second"]) {
     const { twins, failed, fetched } = await walkPagesTxt(request, cache.url);

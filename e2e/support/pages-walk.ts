@@ -33,13 +33,21 @@ export async function walkPagesTxt(request: APIRequestContext, at: string): Prom
     if (res.status() !== 200 || type !== MARKDOWN_TYPE || !/\/llms\.txt/.test(body.slice(0, 300)))
       failed.push(`${url} (Accept ${accept}): ${res.status()} ${type}`);
   };
-  for (const twin of twins) {
+  const one = async (twin: URL) => {
     const html = `${htmlPathOf(twin.pathname)}${twin.search}`;
     await markdown(`${twin.pathname}${twin.search}`, "*/*");
     const page = await request.get(`${at}${html}`, { headers: { Accept: BROWSER }, maxRedirects: 0 });
     fetched++;
     if (page.status() !== 200 || !(page.headers()["content-type"] ?? "").startsWith("text/html")) failed.push(`${html} (HTML): ${page.status()}`);
     await markdown(html, "text/markdown");
-  }
-  return { twins, failed, fetched };
+  };
+  // A few addresses at a time, as a crawling agent would (each address's three requests stay in
+  // order): 400 requests one by one took over a minute on a loaded 2-core machine.
+  const queue = [...twins];
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let twin = queue.shift(); twin; twin = queue.shift()) await one(twin);
+    }),
+  );
+  return { twins, failed: failed.sort(), fetched };
 }
