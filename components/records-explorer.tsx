@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { Note } from "@/lib/notes/schema";
 import { PUBLISHED_STATUSES, STATUS_LABEL } from "@/lib/notes/schema";
 import type { Paged } from "@/lib/public/paging";
-import { groupByPhase, isFiltered, recordFacets, recordsHref, sortHref, type RecordQuery, type SortKey } from "@/lib/public/records";
+import { groupByPhase, isFiltered, recordFacets, recordsHref, sortHref, statusChoices, type RecordQuery, type SortKey } from "@/lib/public/records";
 import { noteUrl, slug } from "@/lib/render/urls";
 import { BoundaryBadge } from "./boundary-badge";
 import { NoteList } from "./note-card";
@@ -128,16 +128,16 @@ function RecordsTable({ query, notes, updated, label }: { query: RecordQuery; no
   );
 }
 
-/** One link per status with its count; each keeps the other filters and the view. */
+/** One link per status with its count among the notes the tag and phase leave; each keeps the other filters and the view. */
 function StatusLinks({ query, all }: { query: RecordQuery; all: readonly Note[] }) {
-  const { counts } = recordFacets(all);
+  const { total, counts } = statusChoices(all, query);
   return (
     <nav className="filter-bar" aria-label="Filter by status">
       <span className="filter-bar__label">Status:</span>
       <ul>
         <li>
           <Link href={`${recordsHref(query, { status: null })}#records`} aria-current={query.status === null ? "page" : undefined}>
-            all <span className="count">{all.length}</span>
+            all <span className="count">{total}</span>
           </Link>
         </li>
         {counts.map(({ status: s, count: n }) => (

@@ -100,6 +100,24 @@ test.describe("all decision records", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Status: verified checkpoint · Phase 6 architecture");
   });
 
+  test("a tag from the form: a tidy address, the count line in view, and status counts that follow the tag", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 700 });
+    await page.goto("/");
+    const form = page.getByRole("form", { name: "Filter and sort the records" });
+    await form.getByLabel("Tag").selectOption({ label: "sparse attention" });
+    await form.getByRole("button", { name: "Apply" }).click();
+    // The form sends every choice, empty ones too; the address a reader sees and shares is the tidy one.
+    await expect(page).toHaveURL(/\/\?tag=sparse-attention#records$/);
+    const countLine = page.locator(".page-head .counts");
+    await expect(countLine).toBeInViewport();
+    const [shown, archive] = ((await countLine.innerText()).match(/\d+/g) ?? []).map(Number);
+    expect(shown).toBeLessThan(archive ?? 0);
+    const bar = page.getByRole("navigation", { name: "Filter by status" });
+    await expect(bar.getByRole("link", { name: /^all/ }).locator(".count")).toHaveText(String(shown));
+    const perStatus = (await bar.locator("li:not(:first-child) .count").allInnerTexts()).map(Number);
+    expect(perStatus.reduce((a, b) => a + b, 0)).toBe(shown);
+  });
+
   test("a tag and a status combine in the address, and the table shows id, status, title, phase and date", async ({ page }) => {
     await page.goto("/?status=verified-checkpoint&tag=sparse-attention&view=table");
     const expected = seed.records.filter((r) => r.status === "verified checkpoint" && r.tags.includes("sparse attention")).map((r) => r.id);

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { AgentsBlock } from "@/components/agents-block";
 import { CommitLine } from "@/components/commit-line";
@@ -11,7 +12,7 @@ import { lastChanges } from "@/lib/content/last-change";
 import { homeListing, needsUpdated, onlyStatus } from "@/lib/public/listing";
 import { pageMetadata } from "@/lib/public/meta";
 import { paginate } from "@/lib/public/paging";
-import { parseRecordQuery, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";
+import { canonicalRecordsHref, parseRecordQuery, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";
 import { noteUrl, statusUrl } from "@/lib/render/urls";
 
 /**
@@ -51,6 +52,9 @@ export default async function HomePage({ searchParams }: Props) {
   const view = await getPublishedView();
   // One listing for the page and its Markdown twin (/index.md), so both show the same notes.
   const params = await searchParams;
+  // The filter form sends its empty choices too; the page's address is the tidy one.
+  const canonical = canonicalRecordsHref(params);
+  if (canonical) redirect(canonical);
   const updated = await updatedDates(view, params);
   const listing = homeListing(view, params, updated);
   if (listing.kind === "unknown-status") return <UnknownStatus view={view} value={listing.value} />;
@@ -58,17 +62,19 @@ export default async function HomePage({ searchParams }: Props) {
   const records = paginate(listing.notes, params.page);
   const explorer = (label: string) => <RecordsExplorer query={query} problems={problems} all={view.notes} paged={records} updated={updated} label={label} />;
   if (listing.kind === "filtered") {
+    // "#records" (where every filter link and the form lead) is the page's head here, so the reader
+    // lands on the title and "8 of 21 notes", not past them.
     return (
-      <>
+      <div id="records" className="filtered-records">
         <FilteredHead view={view} query={query} title={listing.title} count={records.total} />
-        <section className="all-records" id="records" aria-labelledby="records-heading">
+        <section className="all-records" aria-labelledby="records-heading">
           <h2 id="records-heading" className="visually-hidden">
             Decision records
           </h2>
           {explorer(listing.title.replace(/^Status: /, "Notes with status "))}
         </section>
         <CommitLine commit={view.commit} />
-      </>
+      </div>
     );
   }
   const { site } = view;

@@ -1,12 +1,13 @@
 import type { PhasesView } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
 import type { FieldDiff } from "@/lib/diff/sections";
-import { BOUNDARY_LABEL, PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { BOUNDARY_LABEL, PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING, type Note, type Status } from "@/lib/notes/schema";
 import { homeListing, onlyStatus, type StatusCount } from "@/lib/public/listing";
 import { highlightRanges } from "@/lib/public/highlight";
+import { foldWeakMatches } from "@/lib/public/search-results";
 import type { HistoryEntry } from "@/lib/public/history";
 import { approvalWords } from "@/lib/public/revision-words";
-import { comparePhases, groupByPhase, type RecordParams, type RecordQuery } from "@/lib/public/records";
+import { comparePhases, DEFAULT_QUERY, groupByPhase, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
 import { phaseUrl } from "@/lib/render/urls";
 import type { SearchHit } from "@/lib/search";
@@ -46,9 +47,11 @@ function recordList(notes: readonly Note[], query: RecordQuery, urls: AgentUrls)
   return groupByPhase(notes).flatMap((g, i) => [...(i ? [""] : []), `### Phase ${escapeText(g.phase)}`, "", ...noteList(g.notes, urls)]);
 }
 
-function filterLine(counts: StatusCount[], total: number, urls: AgentUrls): string {
-  const items = counts.map((c) => `[${STATUS_LABEL[c.status]} (${c.count})](${urls.base}/index.md?status=${c.status})`);
-  return `Filter by status: [all (${total})](${urls.base}/index.md), ${items.join(", ")}.`;
+/** The status links, each keeping the tag and phase (and the order) a reader chose, as the page's do. */
+function filterLine(counts: StatusCount[], total: number, urls: AgentUrls, query: RecordQuery = DEFAULT_QUERY): string {
+  const twin = (status: Status | null) => `${urls.base}/index.md${recordsHref(query, { status }).slice(1)}`;
+  const items = counts.map((c) => `[${STATUS_LABEL[c.status]} (${c.count})](${twin(c.status)})`);
+  return `Filter by status: [all (${total})](${twin(null)}), ${items.join(", ")}.`;
 }
 
 /** As the pages' CommitLine says it, with the whole commit ID after the short one. */
@@ -81,7 +84,7 @@ export function homeTwin(view: PublishedView, urls: AgentUrls, params: RecordPar
       `${listing.notes.length} of ${listing.total} notes. [All decision records](${urls.base}/index.md).`,
       ...notProblems,
       "",
-      filterLine(listing.counts, listing.total, urls),
+      filterLine(listing.counts, listing.choicesTotal, urls, query),
       "",
       ...(listing.notes.length ? recordList(listing.notes, listing.query, urls) : [`No published note matches ${escapeText(listing.title)}.`]),
       "",
@@ -244,7 +247,7 @@ export function searchTwin(view: PublishedView, urls: AgentUrls, q: string, hits
       commitLine(view),
     ]);
   }
-  const shown = hits.flatMap((h) => {
+  const entry = (h: SearchHit) => {
     const note = view.byId.get(h.id);
     if (!note) return [];
     const above = h.field === "title" || h.field === "id";
@@ -256,13 +259,24 @@ export function searchTwin(view: PublishedView, urls: AgentUrls, q: string, hits
     return [
       `- **${note.id}** ${STATUS_LABEL[note.status]} (${note.status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${passage}${tagLine}`,
     ];
-  });
+  };
+  // As the page shows them: the notes about the query, then the ones that share a word only in passing.
+  const { strong, weak } = foldWeakMatches(hits);
+  const shown = strong.flatMap(entry);
+  const folded = weak.flatMap(entry);
+  const count =
+    shown.length === 0 && folded.length === 0
+      ? `No note matches “${escapeText(q)}”`
+      : `${shown.length} ${shown.length === 1 ? "note matches" : "notes match"} “${escapeText(q)}”${folded.length ? `, ${folded.length} more weakly` : ""}`;
   return page(urls, [
     "# Search",
     "",
-    `## ${shown.length === 0 ? `No note matches “${escapeText(q)}”` : `${shown.length} ${shown.length === 1 ? "note matches" : "notes match"} “${escapeText(q)}”`}`,
+    `## ${count}`,
     "",
     ...(shown.length ? shown : [`Try fewer words, another spelling, a tag or an ID such as AFN-016; or browse [all decision records](${urls.base}/index.md).`]),
+    ...(folded.length
+      ? ["", `### ${folded.length} more ${folded.length === 1 ? "note shares" : "notes share"} a word with the query only in passing`, "", ...folded]
+      : []),
     "",
     commitLine(view),
   ]);

@@ -1,7 +1,17 @@
 import type { PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUSES, type Note, type Status } from "@/lib/notes/schema";
 import { slug } from "@/lib/render/urls";
-import { filterRecords, isFiltered, parseRecordQuery, recordFacets, sortRecords, type RecordFacets, type RecordParams, type RecordQuery } from "./records";
+import {
+  filterRecords,
+  isFiltered,
+  parseRecordQuery,
+  recordFacets,
+  sortRecords,
+  statusChoices,
+  type RecordFacets,
+  type RecordParams,
+  type RecordQuery,
+} from "./records";
 
 /**
  * What the home page lists, decided once for both of its forms: the HTML page and its Markdown
@@ -11,7 +21,17 @@ import { filterRecords, isFiltered, parseRecordQuery, recordFacets, sortRecords,
 
 export type HomeListing =
   | { kind: "home"; core: Note[]; notes: Note[]; counts: StatusCount[]; total: number; query: RecordQuery; problems: string[] }
-  | { kind: "filtered"; title: string; notes: Note[]; counts: StatusCount[]; total: number; query: RecordQuery; problems: string[] }
+  | {
+      kind: "filtered";
+      title: string;
+      notes: Note[];
+      /** Per status, the notes the tag and phase filters leave (choicesTotal of them); `total` is the archive's. */
+      counts: StatusCount[];
+      choicesTotal: number;
+      total: number;
+      query: RecordQuery;
+      problems: string[];
+    }
   | { kind: "unknown-status"; value: string; counts: StatusCount[]; total: number };
 
 export type StatusCount = RecordFacets["counts"][number];
@@ -38,7 +58,10 @@ export function homeListing(view: Pick<PublishedView, "notes" | "core">, params:
   if (unknown !== null) return { kind: "unknown-status", value: unknown, counts, total };
   const { query, problems } = parseRecordQuery(params);
   const notes = sortRecords(filterRecords(view.notes, query), query, updated);
-  if (isFiltered(query)) return { kind: "filtered", title: filterTitle(view.notes, query), notes, counts, total, query, problems };
+  // The filter line counts what the tag and phase leave, as the page's status links do.
+  const choices = statusChoices(view.notes, query);
+  if (isFiltered(query))
+    return { kind: "filtered", title: filterTitle(view.notes, query), notes, counts: choices.counts, choicesTotal: choices.total, total, query, problems };
   return { kind: "home", core: view.core, notes, counts, total, query, problems };
 }
 

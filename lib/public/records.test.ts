@@ -10,6 +10,8 @@ import {
   recordsHref,
   sortHref,
   sortRecords,
+  statusChoices,
+  canonicalRecordsHref,
   DEFAULT_QUERY,
 } from "./records";
 
@@ -163,5 +165,42 @@ describe("recordFacets", () => {
     expect(recordFacets(next).counts).toContainEqual({ status: "superseded", count: 1 });
     expect(recordFacets(next).tags).toContainEqual(["new-tag", "new tag"]);
     expect(recordFacets(notes).tags).not.toContainEqual(["new-tag", "new tag"]);
+  });
+});
+
+describe("statusChoices", () => {
+  it("counts the statuses among the notes the tag and phase leave, not the archive's", () => {
+    expect(statusChoices(NOTES, { status: null, tag: "ssd-streaming", phase: null })).toEqual({
+      total: 2,
+      counts: [
+        { status: "hypothesis", count: 1 },
+        { status: "verified-structural", count: 1 },
+      ],
+    });
+    // Without tag or phase: the archive's counts.
+    expect(statusChoices(NOTES, { status: "hypothesis", tag: null, phase: null }).total).toBe(NOTES.length);
+  });
+
+  it("keeps the chosen status listed (with 0) when the tag leaves none of it", () => {
+    const { counts } = statusChoices(NOTES, { status: "verified-checkpoint", tag: "ssd-streaming", phase: null });
+    expect(counts).toContainEqual({ status: "verified-checkpoint", count: 0 });
+  });
+});
+
+describe("canonicalRecordsHref", () => {
+  it("tidies the empty choices a plain GET form sends", () => {
+    expect(canonicalRecordsHref({ status: "", tag: "ssd-streaming", phase: "", sort: "order" })).toBe("/?tag=ssd-streaming");
+    expect(canonicalRecordsHref({ status: "", tag: "", phase: "", sort: "order" })).toBe("/");
+    expect(canonicalRecordsHref({ tag: "SSD Streaming" })).toBe("/?tag=ssd-streaming");
+  });
+
+  it("leaves a canonical address, an unknown status and a query with problems alone", () => {
+    expect(canonicalRecordsHref({})).toBeNull();
+    expect(canonicalRecordsHref({ tag: "ssd-streaming", view: "table" })).toBeNull();
+    expect(canonicalRecordsHref({ view: "table", tag: "ssd-streaming" })).toBeNull();
+    expect(canonicalRecordsHref({ status: "bogus" })).toBeNull();
+    expect(canonicalRecordsHref({ sort: "nonsense" })).toBeNull();
+    expect(canonicalRecordsHref({ page: "2" })).toBeNull();
+    expect(canonicalRecordsHref({ page: "1" })).toBe("/");
   });
 });

@@ -172,6 +172,50 @@ export type RecordFacets = {
 // One view's notes array per commit: its facets are counted once, not on every render of the filters.
 const facets = new WeakMap<readonly Note[], RecordFacets>();
 
+/**
+ * The status filter's choices as a reader narrowed by tag and phase sees them: how many notes of each
+ * status those two filters leave (so "8 of 21" reads "hypothesis 3 · verified 5", not the archive's
+ * counts). The chosen status stays listed even when nothing is left of it.
+ */
+export function statusChoices(all: readonly Note[], q: Pick<RecordQuery, "status" | "tag" | "phase">): { total: number; counts: RecordFacets["counts"] } {
+  if (q.tag === null && q.phase === null) return { total: all.length, counts: recordFacets(all).counts };
+  const left = filterRecords(all, { status: null, tag: q.tag, phase: q.phase });
+  const byStatus = new Map<Status, number>();
+  for (const n of left) byStatus.set(n.status, (byStatus.get(n.status) ?? 0) + 1);
+  const counts = PUBLISHED_STATUSES.map((status) => ({ status, count: byStatus.get(status) ?? 0 })).filter((c) => c.count > 0 || c.status === q.status);
+  return { total: left.length, counts };
+}
+
+/**
+ * The one address of a query: `recordsHref` of what the URL asks for, or null when the URL already
+ * is it. The filter form is a plain GET form (it works without JavaScript), so it sends its empty
+ * choices too (`?status=&tag=&phase=&sort=order`); the page redirects such an address to its
+ * canonical form, which is also what a reader shares. A URL with something not understood is left
+ * alone: the page says what it did not understand.
+ */
+export function canonicalRecordsHref(params: RecordParams): string | null {
+  const { query, problems } = parseRecordQuery(params);
+  // An unknown status has a page of its own that says so; it is not tidied away.
+  const status = first(params.status);
+  if (problems.length || (status !== null && query.status === null)) return null;
+  const rawPage = first(params.page);
+  const page = rawPage === null ? 1 : /^\d+$/.test(rawPage) ? Number(rawPage) : null;
+  if (page === null) return null;
+  const canonical = recordsHref(query, {}, page);
+  // Only the records' own keys are compared: anything else in the URL is not the page's to tidy.
+  const asked = new URLSearchParams();
+  for (const key of RECORD_KEYS) {
+    const v = params[key];
+    for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) asked.append(key, one);
+  }
+  const canonicalParams = new URLSearchParams(canonical.slice(2));
+  canonicalParams.sort();
+  asked.sort();
+  return asked.toString() === canonicalParams.toString() ? null : canonical;
+}
+
+const RECORD_KEYS = ["status", "tag", "phase", "view", "sort", "dir", "group", "page"] as const;
+
 /** The filter bar's and the filter form's choices for `notes` (every published note of a view). */
 export function recordFacets(notes: readonly Note[]): RecordFacets {
   let f = facets.get(notes);
