@@ -186,6 +186,24 @@ test.describe("search", () => {
     await expect(first.locator(".result__passage")).toContainText("masked-out entries still cost memory and time");
   });
 
+  test("'transactional state' shows the notes about it and folds the ones that only share a stock word", async ({ page }) => {
+    await page.goto("/search?q=transactional+state");
+    const strong = page.getByRole("list", { name: "Notes matching “transactional state”" }).locator("> li");
+    await expect(strong.first().locator(".id")).toHaveText("AFN-010");
+    const shown = await strong.count();
+    expect(shown).toBeLessThanOrEqual(5);
+    // The rest are one click away, counted, not dropped.
+    const folded = page.locator("details.weak-matches");
+    const weak = folded.locator("ol.results > li");
+    await expect(weak.first()).toBeHidden();
+    const more = await weak.count();
+    expect(more).toBeGreaterThan(5);
+    await expect(page.locator(".results-count")).toHaveText(`${shown} notes match “transactional state”, ${more} more weakly`);
+    await folded.locator("summary").click();
+    await expect(weak.first()).toBeVisible();
+    await expect(weak.first().locator(".result__field")).toHaveText("Matched in Claim boundary:");
+  });
+
   test("says so when nothing matches", async ({ page }) => {
     await page.goto("/search?q=zyzzogeton");
     await expect(page.locator(".results-count")).toHaveText("No note matches “zyzzogeton”");

@@ -13,6 +13,9 @@ import { highlightRanges } from "@/lib/public/highlight";
 import { phaseUrl, tagUrl } from "@/lib/render/urls";
 import { comparePhases } from "@/lib/public/records";
 import type { Note } from "@/lib/notes/schema";
+import { foldWeakMatches } from "@/lib/public/search-results";
+import type { SearchHit } from "@/lib/search";
+import type { PublishedView } from "@/lib/content/published";
 
 /** Full-text search, on the server: /search?q=sparse+attention works without JavaScript and can be shared. */
 
@@ -45,6 +48,8 @@ export default async function SearchPage({ searchParams }: Props) {
   const view = await getPublishedView();
   if (q) await searchReady(view);
   const hits = q ? await searchNotes(view, q, { limit: 50 }) : [];
+  // The notes about the query first; the ones that only share a stock word are folded below.
+  const { strong, weak } = foldWeakMatches(hits);
   return (
     <>
       <header className="page-head search-page">
@@ -54,43 +59,26 @@ export default async function SearchPage({ searchParams }: Props) {
       {q ? (
         <section aria-labelledby="results-heading">
           <h2 id="results-heading" className="results-count" role="status">
-            {hits.length === 0 ? `No note matches “${q}”` : `${hits.length} ${hits.length === 1 ? "note matches" : "notes match"} “${q}”`}
+            {hits.length === 0
+              ? `No note matches “${q}”`
+              : `${strong.length} ${strong.length === 1 ? "note matches" : "notes match"} “${q}”${weak.length ? `, ${weak.length} more weakly` : ""}`}
           </h2>
           {hits.length === 0 ? (
             <p className="empty">
               Try fewer words, another spelling, a tag or an ID such as AFN-016; or browse <Link href="/#records">all decision records</Link>.
             </p>
           ) : (
-            <ol className="results">
-              {hits.map((hit) => {
-                const note = view.byId.get(hit.id);
-                if (!note) return null;
-                return (
-                  <li key={hit.id} className="result">
-                    <p className="card__meta">
-                      <span className="id">{note.id}</span> <StatusBadge status={note.status} />
-                    </p>
-                    <h3 className="card__title">
-                      <Link href={noteUrl(note.id)}>
-                        <Highlight text={note.title} terms={hit.terms} />
-                      </Link>
-                    </h3>
-                    {hit.field === "tags" ? null : SHOWN_ABOVE.has(hit.field) ? (
-                      // The match is in the title just shown: the summary says more than repeating it.
-                      <p className="result__passage">
-                        <Highlight text={note.summary} terms={hit.terms} />
-                      </p>
-                    ) : (
-                      <p className="result__passage">
-                        <span className="result__field">Matched in {FIELD_LABEL[hit.field] ?? hit.field}:</span>{" "}
-                        <Highlight text={hit.passage} terms={hit.terms} />
-                      </p>
-                    )}
-                    <MatchedTags tags={note.tags} terms={hit.terms} always={hit.field === "tags"} />
-                  </li>
-                );
-              })}
-            </ol>
+            <>
+              <Results hits={strong} view={view} label={`Notes matching “${q}”`} />
+              {weak.length ? (
+                <details className="weak-matches">
+                  <summary>
+                    {weak.length} more {weak.length === 1 ? "note shares" : "notes share"} a word with the query only in passing
+                  </summary>
+                  <Results hits={weak} view={view} label={`Weaker matches for “${q}”`} start={strong.length + 1} />
+                </details>
+              ) : null}
+            </>
           )}
         </section>
       ) : (
@@ -104,6 +92,41 @@ export default async function SearchPage({ searchParams }: Props) {
       )}
       <CommitLine commit={view.commit} />
     </>
+  );
+}
+
+/** Ranked results; `start` numbers a folded list on from the one above it. */
+function Results({ hits, view, label, start }: { hits: readonly SearchHit[]; view: PublishedView; label: string; start?: number }) {
+  return (
+    <ol className="results" aria-label={label} start={start}>
+      {hits.map((hit) => {
+        const note = view.byId.get(hit.id);
+        if (!note) return null;
+        return (
+          <li key={hit.id} className="result">
+            <p className="card__meta">
+              <span className="id">{note.id}</span> <StatusBadge status={note.status} />
+            </p>
+            <h3 className="card__title">
+              <Link href={noteUrl(note.id)}>
+                <Highlight text={note.title} terms={hit.terms} />
+              </Link>
+            </h3>
+            {hit.field === "tags" ? null : SHOWN_ABOVE.has(hit.field) ? (
+              // The match is in the title just shown: the summary says more than repeating it.
+              <p className="result__passage">
+                <Highlight text={note.summary} terms={hit.terms} />
+              </p>
+            ) : (
+              <p className="result__passage">
+                <span className="result__field">Matched in {FIELD_LABEL[hit.field] ?? hit.field}:</span> <Highlight text={hit.passage} terms={hit.terms} />
+              </p>
+            )}
+            <MatchedTags tags={note.tags} terms={hit.terms} always={hit.field === "tags"} />
+          </li>
+        );
+      })}
+    </ol>
   );
 }
 
