@@ -3,30 +3,29 @@ import { SearchForm } from "@/components/search-form";
 import { SiteHeader } from "@/components/site-header";
 
 /**
- * The public archive's frame, content first. In the document the page's own content comes right
- * after two short links: "Skip to navigation" and the pointer to /llms.txt (both hidden from
- * sight until they have focus, never from screen readers or agents). The header (name, links,
- * search) follows <main> in the source and is drawn above it (CSS order in frame.css), so a screen
- * reader, a text browser or an agent reading the source meets the note before the site's chrome,
- * while a sighted reader sees the usual header on top. The keyboard reaches the header at once
- * through the first link.
+ * The public archive's frame, content first. The header (name, links, search) follows <main> in
+ * the source and is drawn above it (CSS order in frame.css), so a screen reader, a text browser,
+ * the keyboard's first Tab or an agent reading the source meets the page's own content before the
+ * site's chrome, while a sighted reader sees the usual header on top. The header is a landmark
+ * ("Site" navigation) and the next Tab stops after the content.
+ *
+ * The pointer to /llms.txt is for agents that read HTML (afdocs' llms-txt-directive-html looks for
+ * it near the top of the content): it is in the source, but out of sight, out of the Tab order and
+ * out of the accessibility tree, so nobody hears "For AI agents" before a page's title. People find
+ * llms.txt in the footer.
  */
 export default function PublicLayout({ children }: { children: ReactNode }) {
   return (
     <div className="frame frame--content-first">
       {/* React puts a <link> in the document head wherever it is rendered. */}
       <link rel="alternate" type="text/plain" href="/llms.txt" title="llms.txt: the index of this archive for agents" />
-      <a className="skip-link" href="#site-nav">
-        Skip to navigation
-      </a>
-      <a className="agent-pointer" href="/llms.txt">
+      <a className="agent-pointer" href="/llms.txt" aria-hidden="true" tabIndex={-1}>
         For AI agents: /llms.txt
       </a>
       <main id="main" className="page">
         {children}
       </main>
       <SiteHeader
-        id="site-nav"
         label="Site"
         links={[
           { href: "/#records", label: "All records" },
