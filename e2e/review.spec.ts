@@ -87,7 +87,8 @@ test("a reviewer and an author carry a draft to verified checkpoint; no comment 
   await expect(promote).toBeEnabled();
   await promote.click();
   await expect(page.getByRole("heading", { name: "Status: verified checkpoint" })).toBeVisible();
-  await page.getByRole("button", { name: "Publish" }).click();
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await page.getByRole("button", { name: "Publish now" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
 
   // Every word of the review is in git, on its own ref, by the people who wrote it.

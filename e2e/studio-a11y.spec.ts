@@ -70,7 +70,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       await expect(page.getByLabel("Title", { exact: true })).toBeVisible();
       await expectNothingSerious(page, "the editor");
       await page.getByLabel("Title", { exact: true }).fill("");
-      await page.getByRole("button", { name: "Save draft" }).click();
+      await page.getByRole("button", { name: "Save", exact: true }).click();
       await expect(page.getByLabel("Title", { exact: true })).toHaveAccessibleDescription(/title is empty/);
       await expectNothingSerious(page, "the editor with its errors showing");
     });

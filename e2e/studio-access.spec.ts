@@ -26,7 +26,7 @@ test("a reviewer reads a draft but cannot save or publish it, whatever the brows
   await signIn(page, REVIEWER);
   // From the studio list a reviewer lands on the draft's review page, not on an editor.
   await page
-    .getByRole("table", { name: /Drafts/ })
+    .getByRole("table", { name: /^Unpublished/ })
     .getByRole("link", { name: new RegExp(id) })
     .click();
   await page.waitForURL(`**/studio/notes/${id}/review`);
@@ -36,8 +36,8 @@ test("a reviewer reads a draft but cannot save or publish it, whatever the brows
   await expect(page.getByLabel("Title", { exact: true })).not.toBeEditable();
   await expect(page.getByRole("link", { name: "the review page", exact: true })).toHaveAttribute("href", `/studio/notes/${id}/review`);
   await expect(page.getByRole("region", { name: "Review", exact: true })).toContainText("No open threads.");
-  await expect(page.getByRole("button", { name: "Save draft" })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Publish" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Publish/ })).toHaveCount(0);
 
   // The server refuses a forged request with the reviewer's own session.
   const view = await (await page.request.get(`/api/studio/notes/${id}`)).json();

@@ -160,9 +160,12 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
   await tabTo(page, propose, { max: 200 });
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { name: "Status: hypothesis" })).toBeVisible();
-  const publish = page.getByRole("button", { name: "Publish" });
+  const publish = page.getByRole("button", { name: "Publish", exact: true });
   await expect(publish).toBeEnabled();
   await tabTo(page, publish);
+  await page.keyboard.press("Enter");
+  // Asked once more; the confirmation has the focus.
+  await expect(page.getByRole("button", { name: "Publish now" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
 

@@ -27,7 +27,7 @@ test("an author writes a note, meets field errors and a policy finding, fixes th
   expect(writes).toEqual([]);
 
   // An empty note: the schema's messages appear at the fields, and nothing is sent.
-  await page.getByRole("button", { name: "Save draft" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText(/Not saved: \d+ fields need attention\./)).toBeVisible();
   await expect(page.getByLabel("Title", { exact: true })).toHaveAccessibleDescription(/title is empty/);
   await expect(page.getByLabel("Summary", { exact: true })).toHaveAccessibleDescription(/summary is empty/);
@@ -40,7 +40,7 @@ test("an author writes a note, meets field errors and a policy finding, fixes th
 
   // A local path in Evidence: the archive policy refuses it at the field and line, and nothing is written.
   await section(page, "Evidence").fill("- a trace of the kernel\n- raw file in /home/someone/x/trace.json");
-  await page.getByRole("button", { name: "Save draft" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   const evidenceErrors = page.locator("#section-evidence-errors");
   await expect(evidenceErrors).toContainText("line 2");
   await expect(evidenceErrors).toContainText("local file path");
@@ -79,9 +79,16 @@ test("a second tab saves first: the first tab gets both versions side by side an
 
   await page.bringToFront();
   await section(page, "Evidence").fill("My evidence, typed before their save.");
-  await page.getByRole("button", { name: "Save draft" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("heading", { name: "This note changed while you were editing" })).toBeVisible();
+  // The other tab was this same author's: the page says so, not "e2e-author saved…".
+  await expect(page.getByText("You saved a newer version in another tab or window.")).toBeVisible();
   await expect(page.getByLabel("Your Evidence")).toHaveText("My evidence, typed before their save.");
+  // What differs is marked on each side: their new words in theirs, mine in mine.
+  await expect(page.getByLabel("Their Decision").locator("mark").first()).toBeVisible();
+  expect((await page.getByLabel("Their Decision").locator("mark").allInnerTexts()).join(" ")).toContain("saved first");
+  expect((await page.getByLabel("Your Decision").locator("mark").allInnerTexts()).join(" ")).toContain("Contested");
+  await expect(page.getByLabel("Your Evidence").locator("mark")).toHaveText(["My evidence, typed before their save."]);
   await expect(page.getByLabel("Their Evidence")).toHaveText("");
   // Only they changed Decision, so the merge starts from theirs; only I changed Evidence, so from mine.
   await expect(page.getByLabel("Merged Decision")).toHaveValue("Their decision, saved first.");
@@ -93,10 +100,39 @@ test("a second tab saves first: the first tab gets both versions side by side an
 
   await page.getByRole("button", { name: "Continue with the merged version" }).click();
   await expect(section(page, "Evidence")).toHaveValue("My evidence, typed before their save, merged by hand.");
+  // One message, and it agrees with itself: merged, save it; no "someone saved a newer version" beside it.
+  await expect(page.getByText("Merged: review it and save.")).toBeVisible();
+  await expect(page.getByText(/Someone saved a newer version/)).toHaveCount(0);
+  await expect(page.getByText(/You have unsaved edits of this note/)).toHaveCount(0);
   await save(page);
   const file = git("show", `refs/heads/drafts/${id}:notes/${id}.md`);
   expect(file).toContain("Their decision, saved first.");
   expect(file).toContain("My evidence, typed before their save, merged by hand.");
+});
+
+test("a link inside the studio asks before leaving unsaved text, and says where the text stays", async ({ page }) => {
+  await signIn(page, AUTHOR);
+  const id = await createNote(page);
+  await fillRequired(page, "Left by a link");
+  await save(page);
+  await section(page, "Notes").fill("Typed, then the author clicked Reviews.");
+  const asked: string[] = [];
+  // First "stay": the editor keeps the text and the address.
+  page.once("dialog", (d) => {
+    asked.push(d.message());
+    void d.dismiss();
+  });
+  await page.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "Reviews" }).click();
+  await expect(section(page, "Notes")).toHaveValue("Typed, then the author clicked Reviews.");
+  expect(page.url()).toContain(`/studio/notes/${id}`);
+  expect(asked).toEqual(["This note has 1 unsaved change. Leave the editor? They stay in this browser and are offered back when you open the note again."]);
+  // Then "leave": the reviews page opens, and coming back offers the text.
+  page.once("dialog", (d) => void d.accept());
+  await page.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "Reviews" }).click();
+  await page.waitForURL(/\/studio\/reviews$/);
+  await page.goto(`/studio/notes/${id}`);
+  await page.getByRole("button", { name: "Restore unsaved edits" }).click();
+  await expect(section(page, "Notes")).toHaveValue("Typed, then the author clicked Reviews.");
 });
 
 test("unsaved text survives a reload and is offered back", async ({ page }) => {
@@ -128,7 +164,7 @@ test("proposing needs an invariant and a claim boundary; publishing shows the no
   const propose = page.getByRole("button", { name: "Propose as hypothesis" });
   await expect(propose).toBeDisabled();
   await expect(propose).toHaveAccessibleDescription(/the Invariant section is empty.*the Claim boundary section is empty/);
-  const publish = page.getByRole("button", { name: "Publish" });
+  const publish = page.getByRole("button", { name: "Publish", exact: true });
   await expect(publish).toBeDisabled();
   await expect(publish).toHaveAccessibleDescription(/a draft is not published: propose it as a hypothesis first/);
 
@@ -145,6 +181,14 @@ test("proposing needs an invariant and a claim boundary; publishing shows the no
   await expect(publish).toBeEnabled();
   const mainBefore = git("rev-parse", "refs/heads/main");
   await publish.click();
+  // Asked once more before anything is public: "Not yet" leaves main as it was.
+  await page.getByRole("button", { name: "Not yet" }).click();
+  expect(git("rev-parse", "refs/heads/main")).toBe(mainBefore);
+  await publish.click();
+  await expect(page.getByRole("group", { name: new RegExp(`Publish ${id} now\\?`) })).toContainText(
+    "goes onto the public site, the feed and the agent formats at once",
+  );
+  await page.getByRole("button", { name: "Publish now" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
   const commit = git("log", "-1", "--format=%H", "refs/heads/main", "--", `notes/${id}.md`);
   expect(git("log", "-1", "--format=%an <%ae>|%s", commit)).toBe(`e2e-author <e2e-author@users.field-notes.invalid>|Publish ${id}: ${title}`);

@@ -119,6 +119,10 @@ test("a rewritten Decision of a verified note is published only after a named re
   await expect(publish).toBeEnabled();
   await tabTo(authorPage, publish, { max: 300 });
   await authorPage.keyboard.press("Enter");
+  // Asked once more, saying it replaces the published version; the confirmation has the focus.
+  await expect(authorPage.getByRole("group", { name: /Publish .* now\?/ })).toContainText("in place of the published version");
+  await expect(authorPage.getByRole("button", { name: "Publish now" })).toBeFocused();
+  await authorPage.keyboard.press("Enter");
   await expect(authorPage.getByText("Published.", { exact: true })).toBeVisible();
   expect(git("show", `refs/heads/main:notes/${id}.md`)).toContain(decision);
 
@@ -142,14 +146,14 @@ test("a never-published draft offers no retraction; discarding it asks first, th
   await expect(page.locator("#unmet-retracted")).toContainText("was never published, so no reader needs to be told: discard the draft instead");
 
   const discard = page.getByRole("region", { name: "Discard" });
-  await tabTo(page, discard.getByRole("button", { name: "Discard draft…" }), { max: 300 });
+  await tabTo(page, discard.getByRole("button", { name: "Discard unpublished version…" }), { max: 300 });
   await page.keyboard.press("Enter");
   await expect(discard.getByRole("group")).toContainText(
-    `Discard this draft? ${note.id} leaves the studio; it was never published, and its id is not given to another note.`,
+    `Discard the unpublished version? ${note.id} leaves the studio; it was never published, and its id is not given to another note.`,
   );
   await expectNoA11yViolations(page);
-  // The confirming button has the focus; Escape is not a yes, "Keep the draft" keeps it.
-  await expect(discard.getByRole("button", { name: "Discard draft", exact: true })).toBeFocused();
+  // The confirming button has the focus; Escape is not a yes, "Keep it" keeps it.
+  await expect(discard.getByRole("button", { name: "Discard it", exact: true })).toBeFocused();
   await page.keyboard.press("Enter");
   await page.waitForURL((url) => url.pathname === "/studio");
   expect(git("for-each-ref", "--format=%(refname)", `refs/heads/drafts/${note.id}`)).toBe("");

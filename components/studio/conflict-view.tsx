@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { diffArrays, diffWordsWithSpace } from "diff";
 import { SECTIONS } from "@/lib/notes/schema";
 import type { NoteFields } from "@/lib/validations/note";
 import { buttonClass } from "@/components/ui/button";
@@ -57,7 +58,40 @@ export type ConflictSides = {
   by: string;
 };
 
-export function ConflictView({ sides, onResolve, onCancel }: { sides: ConflictSides; onResolve: (merged: NoteFields) => void; onCancel: () => void }) {
+/**
+ * One side of a field with what only this side has marked (words of text, items of a list), so the
+ * difference is seen, not searched for. The text itself is unchanged: marks only wrap it.
+ */
+function Marked({ value, other, label }: { value: Value; other: Value; label: string }) {
+  const parts = markedParts(value, other);
+  return <pre aria-label={label}>{parts.map((p, i) => (p.only && p.text.trim() ? <mark key={i}>{p.text}</mark> : p.text))}</pre>;
+}
+
+function markedParts(value: Value, other: Value): { text: string; only: boolean }[] {
+  if (Array.isArray(value) && Array.isArray(other)) {
+    const clean = (list: string[]) => list.map((x) => x.trim()).filter(Boolean);
+    const items = diffArrays(clean(other), clean(value)).flatMap((c) => (c.removed ? [] : c.value.map((text) => ({ text, only: Boolean(c.added) }))));
+    return items.flatMap((p, i) => (i === 0 ? [p] : [{ text: ", ", only: false }, p]));
+  }
+  if (typeof value !== "string" || typeof other !== "string") return [{ text: show(value), only: !same(value, other) }];
+  // Word diffs of very long, very different text give up (undefined) rather than hold the tab.
+  const changes = diffWordsWithSpace(other, value, { timeout: 100 });
+  if (!changes) return [{ text: value, only: true }];
+  return changes.filter((c) => !c.removed).map((c) => ({ text: c.value, only: Boolean(c.added) }));
+}
+
+export function ConflictView({
+  sides,
+  me,
+  onResolve,
+  onCancel,
+}: {
+  sides: ConflictSides;
+  /** The signed-in account (as commits name their author): its own save from another tab is said as such. */
+  me: string;
+  onResolve: (merged: NoteFields) => void;
+  onCancel: () => void;
+}) {
   const differing = ROWS.filter((r) => !same(get(sides.yours, r.key), get(sides.theirs, r.key)));
   const [merged, setMerged] = useState<NoteFields>(() => {
     let m = sides.yours;
@@ -73,8 +107,9 @@ export function ConflictView({ sides, onResolve, onCancel }: { sides: ConflictSi
     <section className={styles.conflict} aria-labelledby="conflict-heading">
       <h2 id="conflict-heading">This note changed while you were editing</h2>
       <p>
-        {sides.by} saved a newer version. Nothing of yours was saved and nothing is lost: for each field that differs, choose yours, theirs, or edit the merged
-        text, then continue in the editor and save.
+        {sides.by === me ? "You saved a newer version in another tab or window." : `${sides.by} saved a newer version.`} Nothing of this tab was saved and
+        nothing is lost: for each field that differs (the differences are marked), choose this tab&apos;s version, the saved one, or edit the merged text, then
+        continue in the editor and save.
       </p>
       {differing.length === 0 ? <p>Both versions have the same fields; continuing keeps them.</p> : null}
       {differing.map((r) => {
@@ -88,11 +123,11 @@ export function ConflictView({ sides, onResolve, onCancel }: { sides: ConflictSi
             <div className={styles.sides}>
               <figure>
                 <figcaption>Yours</figcaption>
-                <pre aria-label={`Your ${r.label}`}>{show(mine)}</pre>
+                <Marked value={mine} other={theirs} label={`Your ${r.label}`} />
               </figure>
               <figure>
-                <figcaption>Theirs</figcaption>
-                <pre aria-label={`Their ${r.label}`}>{show(theirs)}</pre>
+                <figcaption>{sides.by === me ? "Saved in your other tab" : "Theirs"}</figcaption>
+                <Marked value={theirs} other={mine} label={`Their ${r.label}`} />
               </figure>
             </div>
             <div className={styles.actions}>

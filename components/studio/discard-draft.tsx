@@ -26,7 +26,7 @@ export function DiscardDraft({ view, busy, onDiscarded }: { view: NoteView; busy
       const result = await discard.mutateAsync({ revision: view.revision });
       onDiscarded(result.published);
     } catch (e) {
-      setError(e instanceof StudioApiError ? e.message : "The draft could not be discarded.");
+      setError(e instanceof StudioApiError ? e.message : "The unpublished version could not be discarded.");
     }
   };
 
@@ -36,20 +36,20 @@ export function DiscardDraft({ view, busy, onDiscarded }: { view: NoteView; busy
       {confirming ? (
         <div role="group" aria-labelledby="discard-question">
           <p id="discard-question">
-            <strong>Discard this draft?</strong> {what} Its revisions stay in the repository’s history.
+            <strong>Discard the unpublished version?</strong> {what} Its revisions stay in the repository’s history.
           </p>
           <p className={styles.buttonRow}>
             <Button variant="danger" disabled={busy || discard.isPending} onClick={go} autoFocus>
-              Discard draft
+              Discard it
             </Button>
             <Button variant="quiet" onClick={() => setConfirming(false)}>
-              Keep the draft
+              Keep it
             </Button>
           </p>
         </div>
       ) : (
         <Button variant="secondary" disabled={busy} onClick={() => setConfirming(true)}>
-          Discard draft…
+          Discard unpublished version…
         </Button>
       )}
       {error ? (

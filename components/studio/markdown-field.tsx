@@ -10,9 +10,10 @@ import styles from "./studio.module.css";
 
 /**
  * One section's Markdown field: Write or Preview (one pane, so it works at 390 px), a field that
- * grows with its text, and a short toolbar (bold, italic, link, code, list, link to a note). The
- * preview runs the public pages' pipeline and wears their `.prose` styles, so it is what a reader
- * will see. Loaded only by the studio's editor (next/dynamic, never on the server's public pages).
+ * grows with its text, and a short toolbar (bold, italic, link, code, code block, list, table,
+ * diagram, link to a note, image). The preview runs the public pages' pipeline and wears their
+ * `.prose` styles, so it is what a reader will see. Loaded only by the studio's editor
+ * (next/dynamic, never on the server's public pages).
  *
  * The textarea is the library's own; paste and drop handlers go on it through `textareaProps`.
  */
@@ -65,7 +66,29 @@ export default function MarkdownField(props: {
       icon: <span className={styles.toolText}>Image</span>,
       execute: () => pickImage(document.getElementById(textareaId) as HTMLTextAreaElement | null),
     };
-    return [commands.bold, commands.italic, commands.link, commands.code, commands.unorderedListCommand, noteLink, image].map(hideIcons);
+    const codeBlock: ICommand = {
+      ...commands.codeBlock,
+      buttonProps: { "aria-label": `Code block in ${name} (Ctrl+Shift+J)`, title: "Code block (Ctrl+Shift+J)" },
+    };
+    const table: ICommand = { ...commands.table, buttonProps: { "aria-label": `Add a table to ${name}`, title: "Add a table" } };
+    // A small Mermaid flowchart to start from: the pages draw it as a diagram (lib/render/diagrams.ts).
+    const diagram: ICommand = {
+      name: "diagram",
+      keyCommand: "diagram",
+      buttonProps: { "aria-label": `Add a diagram to ${name}`, title: "Add a diagram (Mermaid)" },
+      icon: <span className={styles.toolText}>Diagram</span>,
+      execute: (state, api) => {
+        // After the selection, never over it: a selected paragraph stays.
+        const at = state.selection.end;
+        api.setSelectionRange({ start: at, end: at });
+        const before = state.text.slice(0, at);
+        const lead = before === "" || before.endsWith("\n\n") ? "" : before.endsWith("\n") ? "\n" : "\n\n";
+        api.replaceSelection(`${lead}\`\`\`mermaid\nflowchart LR\n  A[Request] --> B{Admitted?}\n  B -->|yes| C[Run]\n  B -->|no| D[Refuse]\n\`\`\`\n`);
+      },
+    };
+    return [commands.bold, commands.italic, commands.link, commands.code, codeBlock, commands.unorderedListCommand, table, diagram, noteLink, image].map(
+      hideIcons,
+    );
   }, [name, pickImage, textareaId]);
   const showing = props.readOnly ? "preview" : mode;
 

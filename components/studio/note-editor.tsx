@@ -95,6 +95,8 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [showAll, setShowAll] = useState(false);
   const [conflict, setConflict] = useState<Conflict | null>(null);
+  // Revisions this editor has merged past: the note query may still hold one for a moment after a merge.
+  const [mergedPast, setMergedPast] = useState<ReadonlySet<string>>(new Set());
   const [mainSeen, setMainSeen] = useState<string | undefined>(undefined);
   const [message, setMessage] = useState<SaveMessage | null>(null);
   const [restoreDecided, setRestoreDecided] = useState(false);
@@ -104,7 +106,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
 
   const changes = changedFields(base.fields, fields);
   const dirty = !sameFields(fields, base.fields);
-  const moved = view.revision !== base.revision;
+  const moved = view.revision !== base.revision && !mergedPast.has(view.revision);
 
   // Someone else saved, and nothing here is unsaved: follow their version (adjusted while rendering, as React advises).
   const [seenRevision, setSeenRevision] = useState(view.revision);
@@ -129,6 +131,27 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);
+
+  // A link inside the app leaves without a page unload, so beforeunload never asks: ask here, before
+  // next/link acts (it skips a click whose default was prevented), and say where the text stays.
+  const unsavedCount = changes.length;
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (e: MouseEvent) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const link = e.target instanceof Element ? e.target.closest("a[href]") : null;
+      if (!(link instanceof HTMLAnchorElement) || link.target === "_blank" || link.hasAttribute("download")) return;
+      const to = new URL(link.href, window.location.href);
+      if (to.origin !== window.location.origin || (to.pathname === window.location.pathname && to.search === window.location.search)) return;
+      const n = unsavedCount === 1 ? "1 unsaved change" : `${unsavedCount} unsaved changes`;
+      if (!window.confirm(`This note has ${n}. Leave the editor? They stay in this browser and are offered back when you open the note again.`)) {
+        e.preventDefault();
+        e.stopPropagation();
+      }
+    };
+    document.addEventListener("click", ask, true);
+    return () => document.removeEventListener("click", ask, true);
+  }, [dirty, unsavedCount]);
 
   const stored = view.note;
   const checked = useMemo(() => validateNote(composeNote(stored ?? { id: id || PLACEHOLDER_ID, status: "draft", order: 1 }, fields)), [stored, id, fields]);
@@ -229,15 +252,19 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
     return (
       <ConflictView
         sides={conflict}
+        me={actor.id}
         onCancel={() => setConflict(null)}
         onResolve={(merged) => {
           setFields(merged);
           if (conflict.main) setMainSeen(conflict.main);
-          else setBase({ revision: conflict.revision, fields: conflict.theirs });
+          else {
+            setMergedPast((past) => new Set([...past, base.revision, view.revision].filter((r) => r !== conflict.revision)));
+            setBase({ revision: conflict.revision, fields: conflict.theirs });
+          }
           setConflict(null);
           setMessage({
             kind: "ok",
-            text: conflict.main ? "Merged with main's version: save the draft, then publish." : "Merged: review it and save the draft.",
+            text: conflict.main ? "Merged with main's version: save it, then publish." : "Merged: review it and save.",
           });
         }}
       />
@@ -261,15 +288,17 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           </h1>
           <p className={styles.headerLine}>
             {isNew ? "A new note: it gets its id when you first save it." : null}
-            {!isNew && view.source === "new" ? "Draft: its id is claimed; nothing is saved yet." : null}
+            {!isNew && view.source === "new" ? "Its id is claimed; nothing is saved yet." : null}
             {view.source === "published" ? (
               <>
-                <StatusBadge status={view.status} link={false} /> Published. Saving starts a draft; readers keep the published version until you publish.
+                <StatusBadge status={view.status} link={false} /> Published. Saving starts an unpublished version; readers keep the published one until you
+                publish.
               </>
             ) : null}
             {view.source === "draft" ? (
               <>
-                <StatusBadge status={view.status} link={false} /> Draft{view.published ? " of a published note" : ""}.
+                <StatusBadge status={view.status} link={false} />{" "}
+                {view.published ? "Unpublished version: readers see the published one until you publish." : "Not published yet."}
               </>
             ) : null}
             {change ? (
@@ -287,7 +316,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
 
         {readOnly ? null : (
           <SaveBar
-            label="Save draft"
+            label="Save"
             disabled={busy}
             message={message}
             state={{
@@ -301,7 +330,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
 
         {readOnly ? (
           <p className={styles.banner}>
-            You review drafts; authors write them. Comments and verdicts are on <Link href={`/studio/notes/${id}/review`}>the review page</Link>.
+            You review unpublished versions; authors write them. Comments and verdicts are on <Link href={`/studio/notes/${id}/review`}>the review page</Link>.
           </p>
         ) : null}
         {offer ? (
@@ -512,7 +541,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
         {!isNew && readOnly && view.source !== "draft" ? (
           <section className={styles.panel} aria-labelledby="status-heading">
             <h2 id="status-heading">Status: {STATUS_LABEL[view.status]}</h2>
-            <p className={styles.hint}>No draft is open on this note, so there is nothing to review.</p>
+            <p className={styles.hint}>No unpublished version of this note is open, so there is nothing to review.</p>
           </section>
         ) : null}
       </aside>

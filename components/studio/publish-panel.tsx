@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
 import { changeRequestMessage, checkPublish, missingApprovals, openChangeRequests, type Actor } from "@/lib/rules/status-machine";
 import { listOfLabels, verifiedChanges } from "@/lib/rules/verified-change";
 import type { Note } from "@/lib/notes/schema";
@@ -8,13 +9,17 @@ import type { NoteView } from "@/lib/studio/note-view";
 import { buttonClass } from "@/components/ui/button";
 import styles from "./studio.module.css";
 
-/** Publish: enabled only when the saved draft may go onto main; otherwise every reason is listed. */
+/**
+ * Publish: enabled only when the saved draft may go onto main; otherwise every reason is listed.
+ * Publishing is asked once more, saying what it does: readers and agents see the revision at once.
+ */
 export function PublishPanel(props: { view: NoteView; actor: Actor; blockers: string[]; busy: boolean; publishedAt: string | null; onPublish: () => void }) {
   const { view } = props;
+  const [confirming, setConfirming] = useState(false);
   const unmet = [
     ...(props.actor.role === "author" ? [] : ["only authors publish"]),
-    ...(view.source === "published" ? ["nothing to publish: this is the published version; edit and save it to start a draft"] : []),
-    ...(view.source === "new" ? ["save the draft first"] : []),
+    ...(view.source === "published" ? ["nothing to publish: this is the published version; edit and save it to start an unpublished version"] : []),
+    ...(view.source === "new" ? ["save the note first"] : []),
     ...props.blockers,
     ...(view.note && view.source === "draft" ? checkPublish(view.note).unmet : []),
     ...(view.note && view.source === "draft" ? reviewUnmet(view, view.note) : []),
@@ -24,16 +29,42 @@ export function PublishPanel(props: { view: NoteView; actor: Actor; blockers: st
   return (
     <section className={styles.panel} aria-labelledby="publish-heading">
       <h2 id="publish-heading">Publish</h2>
-      <p className={styles.hint}>Puts the saved draft onto the public site and the agent formats, as one commit that touches only this note.</p>
-      <button
-        type="button"
-        className={buttonClass("primary")}
-        disabled={props.busy || unmet.length > 0}
-        aria-describedby={unmet.length ? "unmet-publish" : undefined}
-        onClick={props.onPublish}
-      >
-        Publish
-      </button>
+      <p className={styles.hint}>Puts the saved version onto the public site and the agent formats, as one commit that touches only this note.</p>
+      {confirming && unmet.length === 0 ? (
+        <div role="group" aria-labelledby="publish-question">
+          <p id="publish-question">
+            <strong>Publish {view.id} now?</strong> This revision goes onto the public site, the feed and the agent formats at once
+            {view.onMain ? ", in place of the published version" : ""}, as one commit on main.
+          </p>
+          <p className={styles.buttonRow}>
+            <button
+              type="button"
+              className={buttonClass("primary")}
+              disabled={props.busy}
+              autoFocus
+              onClick={() => {
+                setConfirming(false);
+                props.onPublish();
+              }}
+            >
+              Publish now
+            </button>
+            <button type="button" className={buttonClass("quiet")} onClick={() => setConfirming(false)}>
+              Not yet
+            </button>
+          </p>
+        </div>
+      ) : (
+        <button
+          type="button"
+          className={buttonClass("primary")}
+          disabled={props.busy || unmet.length > 0}
+          aria-describedby={unmet.length ? "unmet-publish" : undefined}
+          onClick={() => setConfirming(true)}
+        >
+          Publish
+        </button>
+      )}
       {unmet.length ? (
         <ul id="unmet-publish" className={styles.unmet}>
           {unmet.map((u) => (

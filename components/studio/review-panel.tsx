@@ -47,7 +47,7 @@ export function ReviewPanel({ id, reviewer }: { id: string; reviewer: boolean })
         ) : (
           <Link href={href}>Open the review page</Link>
         )}
-        {reviewer ? null : <span className={styles.hint}> — the draft as readers will see it, with its diff and every thread</span>}
+        {reviewer ? null : <span className={styles.hint}> — the unpublished version as readers will see it, with its diff and every thread</span>}
       </p>
     </section>
   );

@@ -22,7 +22,7 @@ export function StatusActions(props: { view: NoteView; actor: Actor; blockers: s
   const [supersededBy, setSupersededBy] = useState("");
 
   const unmetFor = (to: Status, extra: { reason?: string; superseded_by?: string } = {}) => {
-    if (!view.note) return [...props.blockers, "save the draft first: a status change applies to a saved revision"];
+    if (!view.note) return [...props.blockers, "save the note first: a status change applies to a saved revision"];
     const verdict = checkTransition({
       note: extra.superseded_by ? { ...view.note, superseded_by: extra.superseded_by } : view.note,
       to,

@@ -79,7 +79,7 @@ export async function openNewNote(page: Page): Promise<void> {
 
 /** The first save of a new note: answers the id the server claimed, read from the editor's new address. */
 export async function saveNewNote(page: Page): Promise<string> {
-  await page.getByRole("button", { name: "Save draft" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.waitForURL(/\/studio\/notes\/[A-Z]+-\d{3,}$/);
   const id = new URL(page.url()).pathname.split("/").pop() ?? "";
   await expect(page.getByRole("heading", { level: 1 })).toContainText(id);
@@ -104,8 +104,8 @@ export async function fillRequired(page: Page, title: string): Promise<void> {
 
 /** Save and wait until the save bar says everything is saved. */
 export async function save(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Save draft" }).click();
-  await expect(page.getByRole("button", { name: "Save draft" })).toBeEnabled();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toBeEnabled();
   await expect(page.locator("[aria-live=polite]").filter({ hasText: /^(Saved\.|Nothing changed since the last save\.)$/ })).toBeVisible();
   await expect(saveState(page)).toHaveText(/^Saved .* · all changes saved$/);
 }

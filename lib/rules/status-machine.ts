@@ -64,7 +64,7 @@ export const approversOf = (revision: string, authors: readonly string[], review
  * revision by reviewers who wrote none of it. A later edit is something no reviewer has read.
  */
 export function missingApprovals(revision: string, authors: readonly string[], reviews: ReviewState, required = 1): string[] {
-  if (revision.trim() === "") return ["the revision being promoted is not known; save the draft and try again"];
+  if (revision.trim() === "") return ["the revision being promoted is not known; save the note and try again"];
   const need = Math.max(1, required);
   const have = approversOf(revision, authors, reviews);
   if (have.length >= need) return [];

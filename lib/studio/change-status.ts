@@ -31,7 +31,7 @@ export async function changeStatus(actor: StudioActor, id: string, request: Chan
   const { copy } = ctx;
   if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(ctx, request.revision, { to: request.to });
   if (!copy.stored) {
-    throw new ApiError(422, "transition-refused", `${id} has never been saved; save the draft before changing its status`, {
+    throw new ApiError(422, "transition-refused", `${id} has never been saved; save it before changing its status`, {
       unmet: ["the draft has never been saved"],
     });
   }

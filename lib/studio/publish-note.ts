@@ -175,7 +175,7 @@ async function refuseIfMainChanged(store: ContentStore, copy: WorkingCopy, ackno
   throw new ApiError(
     409,
     "main-changed",
-    `${copy.id} on main changed after this draft began (commit ${lastOnMain.commit.slice(0, 7)} by ${lastOnMain.author.name}); publishing would overwrite it. Take what you need from main's version, save the draft, and publish again with "main": "${lastOnMain.commit}".`,
+    `${copy.id} on main changed after this unpublished version began (commit ${lastOnMain.commit.slice(0, 7)} by ${lastOnMain.author.name}); publishing would overwrite it. Take what you need from main's version, save, and publish again with "main": "${lastOnMain.commit}".`,
     {},
     {
       main: lastOnMain.commit,

@@ -28,7 +28,7 @@ export default function StudioPageClient({ initial, actor }: { initial: NoteList
         <h1>Studio</h1>
         {reviewer ? (
           <p className={styles.hint}>
-            You review drafts; authors write and publish them. <Link href="/studio/reviews">Your review inbox</Link>
+            You review unpublished versions; authors write and publish them. <Link href="/studio/reviews">Your review inbox</Link>
           </p>
         ) : (
           <ButtonLink variant="primary" href="/studio/notes/new">
@@ -41,7 +41,7 @@ export default function StudioPageClient({ initial, actor }: { initial: NoteList
           </span>
         ) : null}
       </header>
-      <NoteTable caption={`Drafts (${drafts.length})`} notes={drafts} reviewer={reviewer} empty="No drafts: every note is published as it is." />
+      <NoteTable caption={`Unpublished (${drafts.length})`} notes={drafts} reviewer={reviewer} empty="Nothing unpublished: every note is published as it is." />
       <NoteTable caption={`Published notes (${published.length})`} notes={published} reviewer={reviewer} empty="Nothing is published yet." />
     </div>
   );

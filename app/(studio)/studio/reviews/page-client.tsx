@@ -41,7 +41,7 @@ export default function ReviewsPageClient({ initial, role }: { initial: Inbox; r
             id="waiting"
             title="Waiting for any reviewer"
             entries={inbox.waiting}
-            empty="No draft is waiting to be published and no hypothesis is waiting to be verified."
+            empty="No unpublished version is waiting to be published and no hypothesis is waiting to be verified."
           />
           <EntryList id="changed" title="Changed since your last review" entries={inbox.changedSinceReview} empty="Nothing you reviewed has a new revision." />
         </>

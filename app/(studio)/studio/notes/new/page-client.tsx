@@ -18,7 +18,7 @@ export default function NewNotePageClient({ actor, catalog }: { actor: Actor; ca
         <>
           <h1>New note</h1>
           <p>
-            Authors write notes; you review them. Drafts waiting for you are in <Link href="/studio/reviews">your review inbox</Link>.
+            Authors write notes; you review them. Unpublished versions waiting for you are in <Link href="/studio/reviews">your review inbox</Link>.
           </p>
         </>
       )}
