@@ -1,0 +1,220 @@
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { freePort } from "./support/free-port";
+
+/**
+ * How the studio and the public pages feel in a browser, on the product as the README starts it
+ * (`npm start` on a production build, a fresh data folder seeded with the archive's 21 notes).
+ * Chromium (Debian's, as the e2e suite drives it), one warm-up, then BENCH_ROUNDS rounds (default
+ * 5) of each measure in turn, interleaved; medians and the slowest round (the p95 of five), with
+ * the load average before and after, since the machine is shared.
+ *
+ *   page measures: from navigation start until the page's own control can be used
+ *     sign-in    the form sent → the studio's list of notes shown
+ *     editor     /studio/notes/AFN-016 → the Decision field and an enabled Save button
+ *     review     /studio/notes/AFN-016/review → the revision's sections and the verdict form
+ *     inbox      /studio/reviews → its three lists
+ *   actions: from the click until the answer shows
+ *     save       Save → "Saved just now"
+ *     filter     Apply on home with a tag chosen → the filtered list's heading
+ *     table      "Table" on home → the table
+ *   size: the JavaScript the public home page loads, compressed as sent (Chromium's count of body
+ *     bytes on the wire) and how many scripts.
+ *
+ *   npm run build && npm run bench:studio
+ * Last line: JSON of every figure.
+ */
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const ACCOUNT = { name: "bench-author", password: "bench author's long password" };
+const TARGETS = { page: 600, action: 300, homeJsKb: 40 };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const worst = (xs: number[]) => Math.max(...xs);
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+async function startApp(dataDir: string, port: number) {
+  // The README's command, with its defaults: every interface, PORT from the environment.
+  const app = spawn("npm", ["start"], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SITE_URL: `http://127.0.0.1:${port}`, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: "ignore",
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let until = Date.now() + 120_000; ; ) {
+    const up = await fetch(`${url}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > until || app.exitCode !== null) throw new Error(`npm start on ${url} did not answer within 120 s`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return { url, stop: () => app.pid && app.exitCode === null && process.kill(-app.pid, "SIGTERM") };
+}
+
+/** Milliseconds `work` takes. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await work();
+  return performance.now() - t0;
+}
+
+type Measure = { name: string; kind: "page" | "action"; run: (page: Page, base: string) => Promise<number> };
+
+const MEASURES: Measure[] = [
+  {
+    name: "sign-in",
+    kind: "page",
+    run: async (page, base) => {
+      await page.context().clearCookies();
+      await page.goto(`${base}/sign-in?callbackUrl=%2Fstudio`);
+      await page.getByLabel("Account").fill(ACCOUNT.name);
+      await page.getByLabel("Password").fill(ACCOUNT.password);
+      return timed(async () => {
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByRole("table", { name: /^Published notes/ }).waitFor();
+      });
+    },
+  },
+  {
+    name: "editor",
+    kind: "page",
+    run: (page, base) =>
+      timed(async () => {
+        await page.goto(`${base}/studio/notes/AFN-016`, { waitUntil: "commit" });
+        await page.getByLabel("Decision", { exact: true }).waitFor();
+        await page.getByRole("button", { name: "Save", exact: true }).isEnabled();
+      }),
+  },
+  {
+    name: "review",
+    kind: "page",
+    run: (page, base) =>
+      timed(async () => {
+        await page.goto(`${base}/studio/notes/AFN-016/review`, { waitUntil: "commit" });
+        await page.getByRole("heading", { name: "Decision" }).first().waitFor();
+      }),
+  },
+  {
+    name: "inbox",
+    kind: "page",
+    run: (page, base) =>
+      timed(async () => {
+        await page.goto(`${base}/studio/reviews`, { waitUntil: "commit" });
+        await page.getByRole("region", { name: /Waiting for any reviewer/ }).waitFor();
+      }),
+  },
+  {
+    name: "save",
+    kind: "action",
+    run: async (page, base) => {
+      await page.goto(`${base}/studio/notes/AFN-016`);
+      const notes = page.getByLabel("Notes", { exact: true });
+      await notes.fill(`Benchmark edit ${Date.now()}.`);
+      return timed(async () => {
+        await page.getByRole("button", { name: "Save", exact: true }).click();
+        await page.getByText("Saved.", { exact: true }).waitFor();
+      });
+    },
+  },
+  {
+    name: "filter",
+    kind: "action",
+    run: async (page, base) => {
+      await page.goto(`${base}/`);
+      const form = page.getByRole("form", { name: "Filter and sort the records" });
+      await form.getByLabel("Tag").selectOption({ label: "sparse attention" });
+      return timed(async () => {
+        await form.getByRole("button", { name: "Apply" }).click();
+        await page.getByRole("heading", { level: 1, name: "Tag: sparse attention" }).waitFor();
+      });
+    },
+  },
+  {
+    name: "table",
+    kind: "action",
+    run: async (page, base) => {
+      await page.goto(`${base}/`);
+      return timed(async () => {
+        await page.getByRole("navigation", { name: "How to show the records" }).getByRole("link", { name: "Table" }).click();
+        await page.locator("table.records-table").waitFor();
+      });
+    },
+  },
+];
+
+/** The scripts home loads: how many, and their bytes on the wire (compressed as sent). */
+async function homeScripts(browser: Browser, base: string): Promise<{ scripts: number; kb: number }> {
+  const page = await browser.newPage();
+  const sizes: Promise<number>[] = [];
+  page.on("requestfinished", (request) => {
+    if (request.resourceType() === "script") sizes.push(request.sizes().then((s) => s.responseBodySize));
+  });
+  await page.goto(`${base}/`, { waitUntil: "networkidle" });
+  const bytes = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+  await page.close();
+  return { scripts: sizes.length, kb: Math.round(bytes / 102.4) / 10 };
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) throw new Error("no production build: run `npm run build` first");
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-bench-studio-"));
+  const dataDir = path.join(root, "data");
+  const before = load();
+  const app = await startApp(dataDir, await freePort());
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+  try {
+    execFileSync(path.resolve("node_modules/.bin/tsx"), ["scripts/user.ts", "add", ACCOUNT.name, "--role", "author"], {
+      env: { ...process.env, DATA_DIR: dataDir },
+      input: `${ACCOUNT.password}\n`,
+      stdio: ["pipe", "ignore", "inherit"],
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const times = new Map<string, number[]>(MEASURES.map((m) => [m.name, []]));
+    // Round 0 warms the server's caches and the browser's; it is not counted.
+    for (let round = 0; round <= ROUNDS; round++) {
+      for (const m of MEASURES) {
+        const ms = await m.run(page, app.url);
+        if (round > 0) times.get(m.name)?.push(ms);
+      }
+    }
+    const js = await homeScripts(browser, app.url);
+    const after = load();
+
+    const rows = MEASURES.map((m) => {
+      const xs = times.get(m.name) ?? [];
+      const target = m.kind === "page" ? TARGETS.page : TARGETS.action;
+      return { name: m.name, kind: m.kind, median: Math.round(median(xs)), worst: Math.round(worst(xs)), target, met: worst(xs) <= target };
+    });
+    console.log(
+      `bench:studio, ${ROUNDS} rounds after a warm-up, Chromium ${browser.version()}, npm start on a production build; load average before ${before}, after ${after}`,
+    );
+    console.log("| measure | kind | median ms | slowest of 5 (p95) ms | target ms | met |");
+    console.log("| --- | --- | --- | --- | --- | --- |");
+    for (const r of rows) console.log(`| ${r.name} | ${r.kind} | ${r.median} | ${r.worst} | ≤ ${r.target} | ${r.met ? "yes" : "no"} |`);
+    console.log(`| home JavaScript | size | ${js.kb} KB in ${js.scripts} scripts | | ≤ ${TARGETS.homeJsKb} KB | ${js.kb <= TARGETS.homeJsKb ? "yes" : "no"} |`);
+    console.log(JSON.stringify({ rounds: ROUNDS, load: { before, after }, measures: rows, homeJs: js }));
+  } finally {
+    await browser.close();
+    app.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
