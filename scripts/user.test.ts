@@ -55,6 +55,15 @@ describe("npm run user", () => {
     expect(user(["list"]).out).toMatch(new RegExp(`token ${id}\\trevoked `));
   });
 
+  it("changes an account's role, saying its sessions have ended, and refuses a role it has or does not know", () => {
+    user(["add", "carl", "--role", "author"], "carl's long password\n");
+    expect(user(["role", "carl", "reviewer"])).toMatchObject({ code: 0, out: "carl is now a reviewer; its sessions have ended" });
+    expect(user(["list"]).out).toMatch(/carl\treviewer\t/);
+    expect(user(["role", "carl", "reviewer"])).toMatchObject({ code: 1, err: "carl is already a reviewer" });
+    expect(user(["role", "carl", "admin"])).toMatchObject({ code: 2, err: expect.stringContaining("the role must be author or reviewer") });
+    expect(user(["role", "nobody", "author"])).toMatchObject({ code: 1, err: 'there is no account named "nobody"' });
+  });
+
   it("removes an account", () => {
     user(["add", "rita", "--role", "reviewer"], "rita's long password\n");
     expect(user(["remove", "rita"])).toMatchObject({ code: 0, out: "removed rita; its sessions and tokens no longer work" });

@@ -4,6 +4,7 @@
  *
  *   npm run user -- add <name> --role author|reviewer   password from standard input
  *   npm run user -- password <name>                     new password from standard input
+ *   npm run user -- role <name> author|reviewer
  *   npm run user -- list
  *   npm run user -- remove <name>
  *   npm run user -- token <name> [--label <text>]       prints a new API token, once
@@ -11,7 +12,7 @@
  */
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import { AccountError, addAccount, listAccounts, removeAccount, setPassword } from "@/lib/auth/accounts";
+import { AccountError, addAccount, listAccounts, removeAccount, setPassword, setRole } from "@/lib/auth/accounts";
 import { issueToken, revokeTokens } from "@/lib/auth/tokens";
 import { config } from "@/lib/env";
 import { redactUrl, remoteConfig } from "@/lib/store";
@@ -20,6 +21,7 @@ import type { Role } from "@/lib/rules/status-machine";
 const USAGE = `usage:
   npm run user -- add <name> --role author|reviewer   (password on standard input)
   npm run user -- password <name>                     (new password on standard input)
+  npm run user -- role <name> author|reviewer
   npm run user -- list
   npm run user -- remove <name>
   npm run user -- token <name> [--label <text>]
@@ -95,7 +97,16 @@ async function main(argv: string[]): Promise<void> {
       const name = positional(args, "account name");
       done(args);
       await setPassword(name, await readPassword(`New password for ${name}: `));
-      console.log(`changed the password of ${name}`);
+      console.log(`changed the password of ${name}; its sessions have ended`);
+      return;
+    }
+    case "role": {
+      const name = positional(args, "account name");
+      const role = positional(args, "role (author or reviewer)");
+      done(args);
+      if (role !== "author" && role !== "reviewer") throw new UsageError("the role must be author or reviewer");
+      await setRole(name, role);
+      console.log(`${name} is now a${role === "author" ? "n" : ""} ${role}; its sessions have ended`);
       return;
     }
     case "list": {

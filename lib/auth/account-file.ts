@@ -6,7 +6,7 @@ import { DEFAULT_BRANCH, openMirror, RefConflictError, remoteConfig, type Conten
 
 /**
  * Accounts live in one JSON document (never in the content repository): names, roles, password
- * hashes and API token hashes.
+ * hashes, API token hashes and session epochs (lib/auth/sessions.ts).
  *
  * - Embedded (the default): the file DATA_DIR/accounts.json. Writers (the `user` CLI) take a lock
  *   file and replace the file by rename, so the server never reads half a file; readers re-read it
@@ -34,15 +34,25 @@ const accountSchema = z.object({
   password: z.string(),
   created: z.string(),
   tokens: z.array(tokenSchema),
+  /** Random; a new one ends every session of the account (sign-out). Absent in accounts made before sessions were bound. */
+  sessionEpoch: z.string().optional(),
 });
 
-const fileSchema = z.object({ version: z.literal(1), accounts: z.array(accountSchema) });
+const fileSchema = z.object({
+  version: z.literal(1),
+  accounts: z.array(accountSchema),
+  /** The same, for allow-listed OAuth identities (which have no account): identity id → epoch. */
+  identitySessionEpochs: z.record(z.string(), z.string()).optional(),
+});
 
 export type StoredToken = z.infer<typeof tokenSchema>;
 export type Account = z.infer<typeof accountSchema>;
 export type AccountsFile = z.infer<typeof fileSchema>;
 
 const empty = (): AccountsFile => ({ version: 1, accounts: [] });
+
+/** A fresh session epoch: every session issued under the previous one ends. */
+export const newSessionEpoch = () => randomBytes(16).toString("base64url");
 
 export function accountsPath(dataDir: string): string {
   return path.join(dataDir, ACCOUNTS_FILE);

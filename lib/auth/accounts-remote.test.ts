@@ -5,8 +5,11 @@ import { startGitServer, type GitServer } from "@/e2e/support/git-server";
 import { resetConfig } from "@/lib/env";
 import { resetRemoteConfig } from "@/lib/store";
 import { fsck, git, tempDir } from "@/lib/store/testing";
+import { BASE } from "@/lib/testing/studio";
+import { signInWithPassword, signOut } from "@/lib/testing/sign-in";
 import { getAccountsStore } from "./account-file";
-import { addAccount, findAccount } from "./accounts";
+import { addAccount, findAccount, setPassword } from "./accounts";
+import { requireActor } from "./actor";
 import { accountOfToken, issueToken, revokeTokens } from "./tokens";
 
 /**
@@ -34,6 +37,9 @@ beforeAll(async () => {
   process.env.ACCOUNTS_REMOTE_USER = "fn";
   process.env.ACCOUNTS_REMOTE_TOKEN = "accounts-remote-password";
   process.env.CONTENT_POLL_SECONDS = "3600";
+  // One site: one session secret and one address for every instance.
+  process.env.NEXTAUTH_SECRET = "one session secret shared by every instance";
+  process.env.SITE_URL = BASE;
   delete process.env.CONTENT_REMOTE;
   resetRemoteConfig();
 }, 30_000);
@@ -81,5 +87,36 @@ describe("accounts in a repository of their own", () => {
     as("b");
     await (await getAccountsStore(path.join(root, "b"))).remote!.sync();
     for (const n of names) expect(await findAccount(n)).not.toBeNull();
+  });
+
+  it("a session ended through one instance (sign-out, new password) is refused by the other after its next sync", async () => {
+    const syncB = async () => (await getAccountsStore(path.join(root, "b"))).remote!.sync();
+    const actorOn = async (dir: string, cookie: string) => {
+      as(dir);
+      return requireActor(new Request(`${BASE}/api/studio/notes`, { headers: { cookie } })).then(
+        (actor) => actor.id,
+        () => null,
+      );
+    };
+    as("a");
+    await addAccount("sol", "author", "sol's long password");
+    const fromA = await signInWithPassword("sol", "sol's long password");
+    await syncB();
+    expect(await actorOn("b", fromA)).toBe("sol");
+
+    as("a");
+    expect(await signOut(fromA)).toBe(true);
+    expect(await actorOn("a", fromA)).toBeNull();
+    await syncB();
+    expect(await actorOn("b", fromA)).toBeNull();
+
+    as("b");
+    const fromB = await signInWithPassword("sol", "sol's long password");
+    expect(await actorOn("a", fromB)).toBe("sol");
+    as("a");
+    await setPassword("sol", "sol's new long password");
+    await syncB();
+    expect(await actorOn("b", fromB)).toBeNull();
+    expect(await actorOn("a", fromB)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { config } from "@/lib/env";
 import type { Role } from "@/lib/rules/status-machine";
-import { readAccounts, updateAccounts, type Account } from "./account-file";
+import { newSessionEpoch, readAccounts, updateAccounts, type Account } from "./account-file";
 import { hashPassword, passwordProblem } from "./password";
 
 /**
@@ -45,7 +45,8 @@ export async function addAccount(name: string, role: Role, password: string): Pr
     dataDir(),
     (data) => {
       if (data.accounts.some((a) => a.name === name)) throw new AccountError(`an account named "${name}" already exists`);
-      const account: Account = { name, role, password: hash, created: new Date().toISOString(), tokens: [] };
+      // A fresh epoch: a session of an earlier account of this name is not one of this account's.
+      const account: Account = { name, role, password: hash, created: new Date().toISOString(), tokens: [], sessionEpoch: newSessionEpoch() };
       data.accounts.push(account);
       return account;
     },
@@ -77,5 +78,19 @@ export async function setPassword(name: string, password: string): Promise<void>
       account.password = hash;
     },
     `Set the password of ${name}`,
+  );
+}
+
+export async function setRole(name: string, role: Role): Promise<void> {
+  if (!ROLES.includes(role)) throw new AccountError(`the role must be author or reviewer, not "${role}"`);
+  await updateAccounts(
+    dataDir(),
+    (data) => {
+      const account = data.accounts.find((a) => a.name === name);
+      if (!account) throw new AccountError(`there is no account named "${name}"`);
+      if (account.role === role) throw new AccountError(`${name} is already a${role === "author" ? "n" : ""} ${role}`);
+      account.role = role;
+    },
+    `Make ${name} a${role === "author" ? "n" : ""} ${role}`,
   );
 }

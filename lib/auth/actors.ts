@@ -1,25 +1,10 @@
 import { config } from "@/lib/env";
 import type { OAuthProviderId } from "@/lib/env-auth";
-import { findAccount } from "./accounts";
-import type { StudioActor } from "./identity";
 
 /**
- * From an identity id to the actor it is now: accounts and the allow-list are read on every
- * request, so removing an account or an allow-list entry takes effect at once, even for a session
- * that is still open.
+ * Which allow-list entry an OAuth profile signs in as. Who a session is on each request, and
+ * whether it still counts, is lib/auth/sessions.ts.
  */
-
-export async function actorOfId(id: string, via: StudioActor["via"]): Promise<StudioActor | null> {
-  const colon = id.indexOf(":");
-  if (colon < 0) {
-    const account = await findAccount(id);
-    return account ? { id: account.name, name: account.name, role: account.role, via } : null;
-  }
-  const provider = id.slice(0, colon);
-  const identity = id.slice(colon + 1);
-  const entry = config().auth.allow.find((a) => a.provider === provider && a.identity === identity);
-  return entry ? { id, name: identity, role: entry.role, via } : null;
-}
 
 /** The allow-listed id for an OAuth profile, or null when the identity is not on the list. */
 export function oauthActorId(provider: string, profile: Record<string, unknown> | undefined): string | null {

@@ -5,15 +5,18 @@ import GitHubProvider from "next-auth/providers/github";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import { config } from "@/lib/env";
 import type { AuthConfig } from "@/lib/env-auth";
-import { actorOfId, oauthActorId } from "./actors";
+import { oauthActorId } from "./actors";
 import { sessionSecret } from "./secret";
 import { clientAddress, trustedProxies } from "./client-address";
+import { actorOfSession, endSessions, sessionClaims } from "./sessions";
 import { createPasswordSignIn } from "./sign-in";
 
 /**
  * next-auth's configuration: local accounts always, GitHub and a generic OIDC issuer when their
- * variables are set. Sessions are signed JWT cookies that carry only the identity id; the role is
- * looked up on every request (accounts file, allow-list), never trusted from the cookie.
+ * variables are set. Sessions are signed JWT cookies that carry the identity id and its session key
+ * at sign-in; on every request the role is looked up (accounts, allow-list), never trusted from the
+ * cookie, and the session counts only while the key is still the identity's (lib/auth/sessions.ts):
+ * sign-out, a new password, a new role and removal each end every session of the identity.
  */
 
 export const SIGN_IN_PATH = "/sign-in";
@@ -33,13 +36,13 @@ export function authOptions(): AuthOptions {
         name: "Account",
         credentials: { name: { label: "Account", type: "text" }, password: { label: "Password", type: "password" } },
         async authorize(credentials, req) {
-          const { name } = await passwordSignIn({
+          const { name, sessionKey } = await passwordSignIn({
             name: String(credentials?.name ?? ""),
             password: String(credentials?.password ?? ""),
             // The socket's address (or the client a TRUST_PROXY proxy names), never a header as the client wrote it.
             address: clientAddress(req?.headers ?? {}, proxies),
           });
-          return { id: name, name };
+          return { id: name, name, sessionKey };
         },
       }),
       ...oauthProviders(auth),
@@ -49,14 +52,29 @@ export function authOptions(): AuthOptions {
         if (!account || account.provider === "credentials") return true;
         return oauthActorId(account.provider, profile as Record<string, unknown> | undefined) !== null ? true : `${SIGN_IN_PATH}?error=NotAllowed`;
       },
-      jwt({ token, user, account, profile }) {
-        if (account?.provider === "credentials") token.sub = user.id;
-        else if (account) token.sub = oauthActorId(account.provider, profile as Record<string, unknown> | undefined) ?? undefined;
+      async jwt({ token, user, account, profile }) {
+        // Only at sign-in (account is set): the identity and the session key it is bound to.
+        if (account?.provider === "credentials") {
+          token.sub = user.id;
+          token.sk = user.sessionKey;
+        } else if (account) {
+          const id = oauthActorId(account.provider, profile as Record<string, unknown> | undefined);
+          const claims = id ? await sessionClaims(id) : null;
+          token.sub = claims?.sub;
+          token.sk = claims?.sk;
+        }
         return token;
       },
       async session({ session, token }) {
-        const actor = token.sub ? await actorOfId(token.sub, "session") : null;
+        const actor = await actorOfSession(token);
         return actor ? { ...session, actor: { id: actor.id, name: actor.name, role: actor.role } } : { expires: session.expires };
+      },
+    },
+    events: {
+      // A sign-out ends every session of the identity, on every instance, so a copy of the cookie is dead too.
+      async signOut({ token }) {
+        if (await endSessions(token ?? {})) return;
+        if (token?.sub) console.warn(`sign-out of ${JSON.stringify(token.sub)} with a session that had already ended`);
       },
     },
   };

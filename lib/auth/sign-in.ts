@@ -2,6 +2,7 @@ import "server-only";
 import { findAccount } from "./accounts";
 import { addressBucket } from "./client-address";
 import { decoyHash, verifyPassword } from "./password";
+import { accountSessionKey } from "./sessions";
 import { FailureBackoff, type Backoff } from "./rate-limit";
 
 /**
@@ -35,7 +36,7 @@ export function createPasswordSignIn({ now = Date.now, log = console.warn }: Sig
   const byAccount = new FailureBackoff(ACCOUNT_BACKOFF, now);
   const byAddress = new FailureBackoff(ADDRESS_BACKOFF, now);
 
-  return async function signIn(input: { name: string; password: string; address: string }): Promise<{ name: string }> {
+  return async function signIn(input: { name: string; password: string; address: string }): Promise<{ name: string; sessionKey: string }> {
     const name = input.name.trim().toLowerCase();
     const accountKey = `account:${name}`;
     const addressKey = `address:${addressBucket(input.address)}`;
@@ -57,7 +58,8 @@ export function createPasswordSignIn({ now = Date.now, log = console.warn }: Sig
       throw new SignInError(WRONG_CREDENTIALS);
     }
     byAccount.clear(accountKey);
-    return { name: account.name };
+    // The session is bound to the account exactly as its password was checked (lib/auth/sessions.ts).
+    return { name: account.name, sessionKey: accountSessionKey(account) };
   };
 }
 

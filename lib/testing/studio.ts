@@ -5,6 +5,7 @@ import { encode } from "next-auth/jwt";
 import { resetConfig } from "@/lib/env";
 import { addAccount } from "@/lib/auth/accounts";
 import { sessionSecret } from "@/lib/auth/secret";
+import { sessionClaims } from "@/lib/auth/sessions";
 import { issueToken } from "@/lib/auth/tokens";
 
 /**
@@ -33,8 +34,9 @@ export async function studioFixture() {
   const { revokeTokens } = await import("@/lib/auth/tokens");
   await revokeTokens(revoked.id);
 
+  // The cookie next-auth's sign-in would set (the claims of lib/auth/sessions.ts), without a password check per test file.
   const session = async (name: string): Promise<Caller> => {
-    const jwt = await encode({ token: { sub: name, name }, secret: sessionSecret() });
+    const jwt = await encode({ token: { name, ...(await sessionClaims(name)) }, secret: sessionSecret() });
     return { label: `${name} (session)`, headers: { cookie: `next-auth.session-token=${jwt}` } };
   };
   const bearer = (label: string, token: string): Caller => ({ label, headers: { authorization: `Bearer ${token}` } });
