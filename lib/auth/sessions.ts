@@ -17,11 +17,19 @@ import type { StudioActor } from "./identity";
 
 export type SessionClaims = { sub: string; sk: string };
 
-const digest = (parts: string[]) => createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 32);
+const digest = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 32);
+
+// The accounts read from the store are held, unchanged, until the store changes: each one's key is worked out once.
+const keys = new WeakMap<Account, { text: string; key: string }>();
 
 /** The key an account's sessions carry, computed from the account as stored. */
 export function accountSessionKey(account: Account): string {
-  return digest(["account", account.name, account.created, account.role, account.password, account.sessionEpoch ?? ""]);
+  const text = JSON.stringify(["account", account.name, account.created, account.role, account.password, account.sessionEpoch ?? ""]);
+  const known = keys.get(account);
+  if (known?.text === text) return known.key;
+  const key = digest(text);
+  keys.set(account, { text, key });
+  return key;
 }
 
 type Live = { actor: StudioActor; key: string };
@@ -38,7 +46,7 @@ function liveIdentity(data: AccountsFile, id: string): Live | null {
   const entry = config().auth.allow.find((a) => a.provider === provider && a.identity === identity);
   if (!entry) return null;
   const epoch = data.identitySessionEpochs?.[id] ?? "";
-  return { actor: { id, name: identity, role: entry.role, via: "session" }, key: digest(["identity", id, entry.role, epoch]) };
+  return { actor: { id, name: identity, role: entry.role, via: "session" }, key: digest(JSON.stringify(["identity", id, entry.role, epoch])) };
 }
 
 const accounts = () => readAccounts(config().dataDir);
