@@ -1,5 +1,6 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { requireActor } from "@/lib/auth/actor";
+import { IMAGE_POLICY } from "@/lib/http/csp";
 import { decodeParam } from "@/lib/http/params";
 import { IMAGE_TYPES, parseAssetPath, type ImageExt } from "@/lib/rules/images";
 import { draftRef, MAIN_REF } from "@/lib/working-copy/layout";
@@ -62,8 +63,8 @@ function image(bytes: Uint8Array, ext: ImageExt, etag: string, cacheControl: str
     "cache-control": cacheControl,
     etag,
   };
-  // Opened on its own, an SVG is a document: even a sanitised one runs nothing and loads nothing.
-  if (ext === "svg") headers["content-security-policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+  // Opened on its own, an SVG is a document: even a sanitised one runs nothing and loads nothing (the proxy sends the same policy).
+  if (ext === "svg") headers["content-security-policy"] = IMAGE_POLICY;
   return new Response(new Blob([new Uint8Array(bytes)]), { status: 200, headers });
 }
 

@@ -40,6 +40,13 @@ export function pagePolicy(nonce: string, options: { dev?: boolean; https?: bool
 /** The policy of a JSON answer: it loads nothing, runs nothing and is framed nowhere. */
 export const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+/**
+ * The policy of a note's image (`/assets/…`). Opened on its own, an SVG is a document: even a
+ * sanitised one runs nothing, loads nothing and is sandboxed. It replaces the page policy there
+ * (Next keeps the proxy's header over the route's), so an image never carries a page's nonce.
+ */
+export const IMAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
 /** Headers every answer carries, HTML or not. HSTS only when the site is configured as https. */
 export function baseHeaders(siteUrl: string | null): Record<string, string> {
   return {
@@ -58,4 +65,9 @@ export function isPrivatePath(pathname: string): boolean {
 /** The studio's JSON API: answers that are data, never a document. */
 export function isApiPath(pathname: string): boolean {
   return /^\/api\/studio(\/|$)/.test(pathname);
+}
+
+/** A note's image, served by lib/assets/serve.ts. */
+export function isImagePath(pathname: string): boolean {
+  return pathname.startsWith("/assets/");
 }

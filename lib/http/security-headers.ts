@@ -4,7 +4,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { forwardClientAddress } from "@/lib/auth/client-address";
 import { sessionSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/env";
-import { API_POLICY, baseHeaders, commitNonce, isApiPath, isPrivatePath, pagePolicy, randomNonce } from "./csp";
+import { API_POLICY, baseHeaders, commitNonce, IMAGE_POLICY, isApiPath, isImagePath, isPrivatePath, pagePolicy, randomNonce } from "./csp";
 import { requestOrigin } from "./origin";
 
 /**
@@ -34,6 +34,7 @@ function withHeaders<R extends Response>(response: R, policy: string): R {
 async function policyFor(request: NextRequest): Promise<string> {
   const { pathname } = request.nextUrl;
   if (isApiPath(pathname)) return API_POLICY;
+  if (isImagePath(pathname)) return IMAGE_POLICY;
   const { siteUrl } = config();
   const options = { dev: process.env.NODE_ENV === "development", https: siteUrl?.startsWith("https://") ?? false };
   const cacheable = (request.method === "GET" || request.method === "HEAD") && !isPrivatePath(pathname);
