@@ -53,6 +53,8 @@ export const API_ERRORS = {
   unchanged: 422,
   "broken-image": 422,
   "too-many-pixels": 422,
+  // An SVG with more elements, nesting or attributes than it may have (the message names the limit), or one that took too long to check.
+  "image-too-complex": 422,
   "image-refused": 422,
   "review-refused": 422,
   // A review request naming someone who cannot approve the note (no such account, not a reviewer, one of its authors).

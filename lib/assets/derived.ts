@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { Lru } from "@/lib/store/lru";
 import { RESPONSIVE_TYPES, RESPONSIVE_WIDTHS } from "@/lib/render/images";
 import type { ImageExt } from "@/lib/rules/images";
+import { assetLimits } from "./limits";
 
 /**
  * Narrower copies of a stored image for the page's srcset (lib/render/images.ts): `<hash>-640w.png`
@@ -48,11 +49,17 @@ export async function derivedImage(stored: Uint8Array, name: DerivedName): Promi
 }
 
 async function resize(stored: Uint8Array, { width, ext }: DerivedName): Promise<Uint8Array | null> {
-  // Stored images passed the checks at upload and save; animated WebP keeps its frames.
-  const image = sharp(stored, { animated: ext === "webp", failOn: "error" });
-  const meta = await image.metadata();
-  if (!meta.width || meta.width <= width) return null;
-  const resized = image.resize({ width });
-  const encoded = ext === "jpg" ? resized.jpeg({ quality: 82, mozjpeg: true }) : ext === "png" ? resized.png() : resized.webp({ quality: 82 });
-  return new Uint8Array(await encoded.toBuffer());
+  // Stored images passed the checks at upload and save (one committed with plain git may not have:
+  // past the pixel limit it gets no copy); animated WebP keeps its frames.
+  const image = sharp(stored, { animated: ext === "webp", failOn: "error", limitInputPixels: assetLimits().maxPixels });
+  try {
+    const meta = await image.metadata();
+    if (!meta.width || meta.width <= width) return null;
+    const resized = image.resize({ width });
+    const encoded = ext === "jpg" ? resized.jpeg({ quality: 82, mozjpeg: true }) : ext === "png" ? resized.png() : resized.webp({ quality: 82 });
+    return new Uint8Array(await encoded.toBuffer());
+  } catch (e) {
+    console.error(`assets: no ${width}px copy of an image could be made`, e);
+    return null;
+  }
 }

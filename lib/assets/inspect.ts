@@ -1,7 +1,9 @@
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
 import type { AssetFacts, ImageExt } from "@/lib/rules/images";
-import { isSvg, sanitizeSvg } from "./svg";
+import { isSvg } from "./svg";
+import { svgOverLimit } from "./svg-scan";
+import { sanitizeSvgOffThread, SvgTooComplex } from "./svg-thread";
 
 /**
  * What an asset's bytes are, as the image rules (lib/rules/images.ts) judge them: the type by the
@@ -24,16 +26,33 @@ export async function inspectAsset(bytes: Uint8Array, blob?: string): Promise<As
   return facts;
 }
 
+/**
+ * The image type of these bytes, or null. file-type names raster formats by their signature; an
+ * SVG is text it calls XML (`<?xml …?>` first, as Inkscape and Illustrator write it) or nothing.
+ */
+export async function imageTypeOf(bytes: Uint8Array): Promise<ImageExt | null> {
+  const detected = await fileTypeFromBuffer(bytes);
+  const raster = detected ? RASTER[detected.ext] : undefined;
+  if (raster) return raster;
+  return (!detected || detected.ext === "xml") && isSvg(bytes) ? "svg" : null;
+}
+
 async function inspect(bytes: Uint8Array): Promise<AssetFacts> {
   const size = bytes.length;
   const none: AssetFacts = { type: null, size, width: 0, height: 0, metadata: [], svgProblems: [] };
-  const detected = await fileTypeFromBuffer(bytes);
-  const type = detected ? (RASTER[detected.ext] ?? null) : isSvg(bytes) ? "svg" : null;
+  const type = await imageTypeOf(bytes);
   if (type === null) return none;
   if (type === "svg") {
-    const { removed } = await sanitizeSvg(Buffer.from(bytes).toString("utf8"));
-    const size2d = await dimensions(bytes);
-    return { type, size, ...size2d, metadata: [], svgProblems: removed };
+    // Counted before anything parses it: a file past the SVG limits is judged by that alone.
+    const over = svgOverLimit(bytes);
+    if (over) return { ...none, type, svgTooComplex: over.message };
+    try {
+      const { removed } = await sanitizeSvgOffThread(Buffer.from(bytes).toString("utf8"));
+      return { type, size, ...(await dimensions(bytes)), metadata: [], svgProblems: removed };
+    } catch (e) {
+      if (e instanceof SvgTooComplex) return { ...none, type, svgTooComplex: e.reason };
+      return { ...none, type, svgProblems: [`it could not be read as SVG (${(e as Error).message})`] };
+    }
   }
   try {
     // Header only: no pixels are decoded, so a huge image costs nothing here.

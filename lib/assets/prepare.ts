@@ -1,16 +1,20 @@
 import sharp from "sharp";
 import { ApiError } from "@/lib/api/errors";
-import { IMAGE_TYPES, type AssetLimits, type ImageExt } from "@/lib/rules/images";
-import { inspectAsset } from "./inspect";
+import { IMAGE_TYPES, MAX_SIDE, shapeProblem, type AssetLimits, type ImageExt } from "@/lib/rules/images";
+import { imageTypeOf, inspectAsset } from "./inspect";
 import { MAX_STORED_WIDTH } from "./limits";
-import { sanitizeSvg } from "./svg";
+import { svgOverLimit } from "./svg-scan";
+import { sanitizeSvgOffThread, SvgTooComplex } from "./svg-thread";
 
 /**
  * An uploaded file made fit for the archive: its type read from its bytes, held to the size and
  * pixel limits, and written anew without metadata (EXIF can hold GPS positions, device serials and
  * names; the archive policy forbids personal data). Raster images are decoded and re-encoded by
- * sharp, which keeps no metadata unless asked to; SVG is sanitised (./svg.ts). Every refusal says
- * what and where (the `file` field) and happens before anything is written.
+ * sharp, which keeps no metadata unless asked to; SVG is sanitised (./svg.ts). What costs the
+ * server is bounded before it is spent: a raster image's width and height are read from its header
+ * before a pixel is decoded, an SVG's markup is counted before it is parsed (./svg-scan.ts) and
+ * parsed off the request thread (./svg-thread.ts). Every refusal says what and where (the `file`
+ * field), names the limit, and happens before anything is written.
  */
 
 export type PreparedAsset = { bytes: Buffer; ext: ImageExt; width: number; height: number; name: string; removed: string[] };
@@ -32,8 +36,10 @@ export function tooLarge(size: number | null, limits: AssetLimits, name = "the f
 export async function prepareAsset(input: Uint8Array, name: string, limits: AssetLimits): Promise<PreparedAsset> {
   if (input.length === 0) throw new ApiError(400, "empty-file", `${name} is empty`, field("empty"));
   if (input.length > limits.maxBytes) throw tooLarge(input.length, limits, name);
-  const facts = await inspectAsset(input);
-  if (facts.type === null) {
+  const type = await imageTypeOf(input);
+  // A raster image's facts come from its header alone (no pixel decoded); an SVG's size once it is clean.
+  const facts = type === null || type === "svg" ? null : await inspectAsset(input);
+  if (type === null || (facts && facts.type === null)) {
     throw new ApiError(
       415,
       "unsupported-image",
@@ -41,18 +47,12 @@ export async function prepareAsset(input: Uint8Array, name: string, limits: Asse
       field(`not a ${KINDS} image`),
     );
   }
-  if (facts.width * facts.height > limits.maxPixels) {
-    throw new ApiError(
-      422,
-      "too-many-pixels",
-      `${name} is ${facts.width}×${facts.height} pixels, more than the ${(limits.maxPixels / 1e6).toFixed(0)} megapixels an image may have`,
-      field("too many pixels"),
-    );
-  }
-  const prepared = facts.type === "svg" ? await cleanSvg(input, name) : await reencode(input, facts.type, name, limits);
+  if (facts) checkShape(facts.width, facts.height, name, limits);
+  const prepared = type === "svg" ? await cleanSvg(input, name, limits) : await reencode(input, type, name, limits);
   if (prepared.bytes.length > limits.maxBytes) throw tooLarge(prepared.bytes.length, limits, name);
   // Belt and braces: what is stored is inspected as content:check will inspect it.
   const stored = await inspectAsset(prepared.bytes);
+  if (stored.svgTooComplex) throw tooComplex(name, stored.svgTooComplex, "too complex");
   if (stored.type !== prepared.ext || stored.metadata.length || stored.svgProblems.length) {
     throw new ApiError(
       422,
@@ -84,8 +84,36 @@ async function reencode(input: Uint8Array, ext: Exclude<ImageExt, "svg">, name: 
   }
 }
 
-async function cleanSvg(input: Uint8Array, name: string): Promise<Omit<PreparedAsset, "name">> {
-  const { svg, removed } = await sanitizeSvg(Buffer.from(input).toString("utf8"));
+function checkShape(width: number, height: number, name: string, limits: AssetLimits): void {
+  const problem = shapeProblem(width, height, limits);
+  const short = Math.max(width, height) > MAX_SIDE ? `more than ${MAX_SIDE} pixels on a side` : "too many pixels";
+  if (problem) throw new ApiError(422, "too-many-pixels", `${name} is ${problem}`, field(short));
+}
+
+function tooComplex(name: string, reason: string, short: string): ApiError {
+  return new ApiError(
+    422,
+    "image-too-complex",
+    `${name} is too complex to check as an SVG: ${reason}; simplify it (fewer elements, flatter groups) or upload it as PNG`,
+    field(short),
+  );
+}
+
+async function cleanSvg(input: Uint8Array, name: string, limits: AssetLimits): Promise<Omit<PreparedAsset, "name">> {
+  const over = svgOverLimit(input);
+  if (over?.limit === "bytes") {
+    throw new ApiError(413, "too-large", `${name} is too large to check as an SVG: ${over.message}; simplify it or upload it as PNG`, field(over.short));
+  }
+  if (over) throw tooComplex(name, over.message, over.short);
+  let clean: Awaited<ReturnType<typeof sanitizeSvgOffThread>>;
+  try {
+    clean = await sanitizeSvgOffThread(Buffer.from(input).toString("utf8"));
+  } catch (e) {
+    if (e instanceof SvgTooComplex) throw tooComplex(name, e.reason, "took too long to check");
+    console.error("assets: an SVG could not be sanitised", e);
+    throw new ApiError(422, "broken-image", `${name} could not be read as an SVG (${(e as Error).message})`, field("not a readable SVG"));
+  }
+  const { svg, removed } = clean;
   const bytes = Buffer.from(svg, "utf8");
   const m = svg
     ? await sharp(bytes, { limitInputPixels: false })
@@ -100,5 +128,6 @@ async function cleanSvg(input: Uint8Array, name: string): Promise<Omit<PreparedA
       field("not a drawable SVG"),
     );
   }
+  checkShape(m.width, m.height, name, limits);
   return { bytes, ext: "svg", width: m.width, height: m.height, removed };
 }

@@ -13,7 +13,18 @@ import createDOMPurify from "dompurify";
  */
 
 const REFERENCE_ATTRIBUTES = new Set(["href", "xlink:href", "src"]);
-const LOADS = /url\s*\(\s*(?!['"]?#)|@import/i;
+// CSS that loads: url() of anything but this document's #id, the image functions that take a
+// URL as a string, @import. Presentation attributes (fill, stroke, filter, clip-path, mask,
+// marker-*) are CSS values like style's, so every attribute is held to it.
+const LOADS = /url\s*\(\s*(?!['"]?\s*#)|(?:image-set|image|cross-fade|src)\s*\(|@import/i;
+
+/** A CSS value with its escapes (`u\72l(` is `url(`) and comments read as CSS reads them. */
+function cssText(value: string): string {
+  return value
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_, hex: string) => String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff) || 0xfffd))
+    .replace(/\\(.)/g, "$1");
+}
 
 type Purifier = { purify: ReturnType<typeof createDOMPurify>; serializer: XMLSerializer };
 let purifier: Promise<Purifier> | null = null;
@@ -25,7 +36,7 @@ function loadPurifier(): Promise<Purifier> {
     purify.addHook("uponSanitizeAttribute", (_node, data) => {
       const name = data.attrName.toLowerCase();
       if (REFERENCE_ATTRIBUTES.has(name) && !data.attrValue.trim().startsWith("#")) data.keepAttr = false;
-      else if (name === "style" && LOADS.test(data.attrValue)) data.keepAttr = false;
+      else if (LOADS.test(cssText(data.attrValue))) data.keepAttr = false;
     });
     return { purify, serializer: new window.XMLSerializer() as XMLSerializer };
   });

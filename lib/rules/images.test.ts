@@ -42,6 +42,10 @@ describe("the image rules", () => {
     expect(message({ ...clean, width: 10_000, height: 10_000 })[0]).toMatch(/10000×10000 pixels, more than the 40 megapixels/);
     expect(message({ ...clean, metadata: ["EXIF", "XMP"] })[0]).toMatch(/carries metadata \(EXIF, XMP\)/);
     expect(message({ ...clean, svgProblems: ["the <script> element"] })[0]).toMatch(/unsafe SVG: the <script> element/);
+    expect(message({ ...clean, width: 1, height: 39_000_000 })[0]).toMatch(/1×39000000 pixels: an image is at most 16384 pixels on a side/);
+    expect(message({ ...clean, type: "png", svgTooComplex: "it has more than the 10,000 elements an SVG may have" })[0]).toMatch(
+      /an SVG too complex to check: it has more than the 10,000 elements/,
+    );
   });
 
   it("check only the text when no facts are given (a status change)", () => {

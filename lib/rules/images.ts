@@ -42,10 +42,27 @@ export type AssetFacts = {
   metadata: string[];
   /** For SVG: what the sanitiser would remove (scripts, handlers, external references). */
   svgProblems: string[];
+  /** For SVG too large or complex to sanitise (./svg limits below): the limit it passes; its problems are then unknown. */
+  svgTooComplex?: string;
 };
 
 export type AssetLimits = { maxBytes: number; maxPixels: number };
 export const DEFAULT_ASSET_LIMITS: AssetLimits = { maxBytes: 5 * 1024 * 1024, maxPixels: 40_000_000 };
+
+/**
+ * The longest side an image may have, read from its header before any pixel is decoded: a
+ * 1 × 39,000,000 PNG is under the pixel limit and still took 48 s of CPU to re-encode (issue 32).
+ * 16,384 is WebP's own limit and past what any page shows.
+ */
+export const MAX_SIDE = 16_384;
+
+/**
+ * How much an SVG may hold, counted before it is parsed (lib/assets/svg-scan.ts). Sanitising
+ * builds a DOM whose cost grows with these: 10,000 elements take jsdom about 2 s and 150 MB, and an
+ * element's attributes are removed one by one (50,000 on one element took 47 s).
+ */
+export type SvgLimits = { maxBytes: number; maxElements: number; maxDepth: number; maxAttributes: number; maxElementAttributes: number };
+export const SVG_LIMITS: SvgLimits = { maxBytes: 2 * 1024 * 1024, maxElements: 10_000, maxDepth: 100, maxAttributes: 50_000, maxElementAttributes: 256 };
 
 /** The assets a write's note references, looked up by the caller: path → facts, or null when the repository has no such file. */
 export type AssetContext = { facts: ReadonlyMap<string, AssetFacts | null>; limits: AssetLimits };
@@ -133,16 +150,23 @@ export function factFindings(path: string, facts: AssetFacts | null, limits: Ass
   if (facts.type === null) problems.push(`${path} is not a PNG, JPEG, WebP, GIF or SVG image by its bytes`);
   else if (facts.type !== ext) problems.push(`${path} holds ${facts.type.toUpperCase()} bytes under a .${ext} name`);
   if (facts.size > limits.maxBytes) problems.push(`${path} is ${mb(facts.size)}, more than the ${mb(limits.maxBytes)} an image may be`);
-  if (facts.width * facts.height > limits.maxPixels) {
-    problems.push(`${path} is ${facts.width}×${facts.height} pixels, more than the ${(limits.maxPixels / 1e6).toFixed(0)} megapixels an image may have`);
-  }
+  const shape = shapeProblem(facts.width, facts.height, limits);
+  if (shape) problems.push(`${path} is ${shape}`);
   if (facts.metadata.length) {
     problems.push(
       `${path} carries metadata (${facts.metadata.join(", ")}), which can hold places, devices and names: upload it through the studio, which removes it`,
     );
   }
+  if (facts.svgTooComplex) problems.push(`${path} is an SVG too complex to check: ${facts.svgTooComplex}`);
   if (facts.svgProblems.length) problems.push(`${path} is an unsafe SVG: ${facts.svgProblems.join("; ")}`);
   return problems;
+}
+
+/** What is wrong with an image's width and height ("1×39000000 pixels: …"), or null when it is within the limits. */
+export function shapeProblem(width: number, height: number, limits: AssetLimits): string | null {
+  if (Math.max(width, height) > MAX_SIDE) return `${width}×${height} pixels: an image is at most ${MAX_SIDE} pixels on a side`;
+  if (width * height > limits.maxPixels) return `${width}×${height} pixels, more than the ${(limits.maxPixels / 1e6).toFixed(0)} megapixels an image may have`;
+  return null;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
