@@ -2,7 +2,7 @@ import type { MetadataRoute } from "next";
 import { getPublishedView } from "@/lib/content/published";
 import { lastChanges } from "@/lib/content/last-change";
 import { siteOrigin } from "@/lib/public/origin";
-import { historyUrl, noteUrl, phaseUrl, tagUrl } from "@/lib/render/urls";
+import { historyUrl, noteUrl, phaseUrl, tagHasPage, tagUrl } from "@/lib/render/urls";
 
 /** Every public page of the current published commit: home, each note and its history, each tag and phase. */
 
@@ -16,7 +16,8 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
     .sort()
     .at(-1);
   const at = (iso: string | undefined) => (iso ? new Date(iso) : undefined);
-  const tags = new Map(view.notes.flatMap((n) => n.tags.map((t) => [tagUrl(t), t] as const)));
+  // A tag of dots alone has no page (/tags/.. is /): content:check reports it, the sitemap leaves it out.
+  const tags = new Map(view.notes.flatMap((n) => n.tags.filter(tagHasPage).map((t) => [tagUrl(t), t] as const)));
   const phases = new Set(view.notes.map((n) => phaseUrl(n.phase)));
   return [
     { url: `${origin}/`, lastModified: at(newest), changeFrequency: "weekly", priority: 1 },

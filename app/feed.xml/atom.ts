@@ -1,7 +1,7 @@
 import type { PublishedView } from "@/lib/content/published";
 import { SECTIONS, STATUS_LABEL, STATUS_MEANING, BOUNDARY_LABEL, type Note } from "@/lib/notes/schema";
 import { renderMarkdown } from "@/lib/render/markdown";
-import { noteUrl, phaseUrl, slug, tagUrl } from "@/lib/render/urls";
+import { noteUrl, phaseUrl, slug, tagHasPage, tagUrl } from "@/lib/render/urls";
 import type { Revision } from "@/lib/store/types";
 
 /**
@@ -45,7 +45,7 @@ export function atomFeed({ view, origin, changes }: FeedInput): string {
       `    <updated>${isoDate(change?.date)}</updated>`,
       `    <author><name>${text(change?.author.name ?? view.site.author)}</name></author>`,
       // scheme + term is the archive's page for the tag or phase, as Atom suggests for a category.
-      ...note.tags.map((tag) => `    ${category(origin, tagUrl(tag), tag)}`),
+      ...note.tags.map((tag) => `    ${tagHasPage(tag) ? category(origin, tagUrl(tag), tag) : `<category term="${attr(tag)}"/>`}`),
       `    ${category(origin, phaseUrl(note.phase), note.phase)}`,
       `    <summary type="text">${text(note.summary)}</summary>`,
       `    <content type="html">${text(entryHtml(note, origin, linkable))}</content>`,

@@ -42,12 +42,22 @@ describe("content:check on a folder", () => {
         n.related = ["AFN-099"];
       }),
     );
+    fs.writeFileSync(
+      path.join(dir, "notes", "AFN-018.md"),
+      edit("AFN-018", (n) => {
+        n.tags = [...n.tags, ".."];
+      }),
+    );
     const { findings } = await checkFolder(dir);
     const text = findings.map((f) => `${path.basename(f.file)}:${f.line}: ${f.field}: ${f.message}`).join("\n");
     expect(text).toMatch(/AFN-016\.md:5: status: status must be one of/);
     expect(text).toMatch(/AFN-017\.md:\d+: sections\.evidence: local-path/);
     expect(text).toMatch(/AFN-017\.md:\d+: phase: unknown phase "7"/);
     expect(text).toMatch(/AFN-017\.md:\d+: related: related note AFN-099 does not exist/);
+    // A tag whose URL form is ".." links the folder above (/tags/.. is /): the sitemap and the export would.
+    expect(text).toMatch(/AFN-018\.md:\d+: tags: the tag "\.\." has no page of its own/);
+    const tags = findings.find((f) => f.field === "tags");
+    expect(fs.readFileSync(path.join(dir, "notes", "AFN-018.md"), "utf8").split("\n")[(tags?.line ?? 0) - 1]).toMatch(/^tags:/);
     const evidence = findings.find((f) => f.field === "sections.evidence");
     const lines = fs.readFileSync(path.join(dir, "notes", "AFN-017.md"), "utf8").split("\n");
     expect(lines[(evidence?.line ?? 0) - 1]).toContain("/home/andrea");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { markdownToPlainText } from "./plain-text";
-import { phaseUrl, segment, slug, tagUrl } from "./urls";
+import { phaseUrl, segment, slug, tagHasPage, tagUrl } from "./urls";
 
 describe("public URLs", () => {
   it("turn tags and phases into readable, shareable paths", () => {
@@ -11,6 +11,12 @@ describe("public URLs", () => {
     expect(phaseUrl("8–11 performance architecture")).toBe("/phases/8-11-performance-architecture");
     expect(slug("Métal")).toBe("metal");
     expect(slug("…")).toBe(encodeURIComponent("…"));
+  });
+
+  it("give a tag of dots alone no page: /tags/. and /tags/.. are folders to every browser", () => {
+    expect([".", "..", " .. "].map(tagHasPage)).toEqual([false, false, true]);
+    expect(["...", "C++", "?..", "a..b", ".net"].every(tagHasPage)).toBe(true);
+    expect(tagUrl("...")).toBe("/tags/...");
   });
 
   it("read a malformed escape literally instead of failing the request", () => {

@@ -35,6 +35,17 @@ function slugOf(value: string): string {
   return s || encodeURIComponent(value);
 }
 
+/**
+ * Whether a tag has a page of its own. Its slug is its URL segment, and a segment of "." or ".."
+ * (the slug of a tag of dots alone) is read by every browser, crawler and URL parser as this folder
+ * or the one above: /tags/.. is /. Such a tag is refused at save (lib/rules/accept-write.ts); one
+ * committed with plain git is shown without a link, and the sitemap and agent formats leave it out.
+ */
+export function tagHasPage(tag: string): boolean {
+  const s = slug(tag);
+  return s !== "" && s !== "." && s !== "..";
+}
+
 /** A URL segment as text; a malformed escape (%E0%A4) is taken literally instead of throwing. */
 export function segment(value: string): string {
   return decodeParam(value) ?? value;

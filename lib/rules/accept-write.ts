@@ -1,5 +1,6 @@
 import { isPublishedStatus, noteSchema, type Note, type NoteInput } from "@/lib/notes/schema";
 import type { Phase } from "@/lib/phases/schema";
+import { slug, tagHasPage } from "@/lib/render/urls";
 import { scanNote, type PolicyRule } from "./archive-policy";
 import {
   changeRequestMessage,
@@ -138,6 +139,15 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
   }
   const after = parsed.data;
   findings.push(...phaseOf(after, context));
+  for (const tag of after.tags) {
+    if (!tagHasPage(tag)) {
+      findings.push({
+        rule: "schema",
+        field: "tags",
+        message: `the tag ${JSON.stringify(tag)} has no page of its own: its address would be /tags/${slug(tag)}, which browsers read as a folder, not a page; name it with a letter or digit`,
+      });
+    }
+  }
 
   if (kind === "create" && after.status !== "draft") findings.push({ rule: "status", field: "status", message: "a new note starts as a draft" });
   if (kind === "save" && before && before.status !== after.status) {

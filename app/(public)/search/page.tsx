@@ -10,7 +10,7 @@ import { pageMetadata } from "@/lib/public/meta";
 import { noteUrl, searchUrl } from "@/lib/render/urls";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
 import { highlightRanges } from "@/lib/public/highlight";
-import { phaseUrl, tagUrl } from "@/lib/render/urls";
+import { phaseUrl, tagHasPage, tagUrl } from "@/lib/render/urls";
 import { comparePhases } from "@/lib/public/records";
 import type { Note } from "@/lib/notes/schema";
 import { foldWeakMatches } from "@/lib/public/search-results";
@@ -141,11 +141,17 @@ function MatchedTags({ tags, terms, always }: { tags: readonly string[]; terms: 
   return (
     <p className="result__tags">
       <span className="result__field">{matched.length === 1 ? "Tag" : "Tags"}:</span>{" "}
-      {matched.map((t) => (
-        <Link key={t} className="tag-chip" href={tagUrl(t)}>
-          <Highlight text={t} terms={terms} />
-        </Link>
-      ))}
+      {matched.map((t) =>
+        tagHasPage(t) ? (
+          <Link key={t} className="tag-chip" href={tagUrl(t)}>
+            <Highlight text={t} terms={terms} />
+          </Link>
+        ) : (
+          <span key={t} className="tag-chip">
+            <Highlight text={t} terms={terms} />
+          </span>
+        ),
+      )}
     </p>
   );
 }
@@ -156,7 +162,7 @@ const BROWSE_TAGS = 40;
 /** Before a search: the ways in without one, the archive's most used tags and its phases in order. */
 function Browse({ notes }: { notes: readonly Note[] }) {
   const counts = new Map<string, number>();
-  for (const n of notes) for (const t of n.tags) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const n of notes) for (const t of n.tags.filter(tagHasPage)) counts.set(t, (counts.get(t) ?? 0) + 1);
   const tags = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], "en", { sensitivity: "base" })).slice(0, BROWSE_TAGS);
   const phases = [...new Set(notes.map((n) => n.phase))].sort(comparePhases);
   return (

@@ -2,7 +2,7 @@ import { preflight, serveAgent } from "@/lib/agents/http";
 import { pagesTxt } from "@/lib/agents/llms-txt";
 import { derived } from "@/lib/agents/memo";
 import { getPublishedPhases } from "@/lib/content/phases";
-import { tagUrl } from "@/lib/render/urls";
+import { tagHasPage, tagUrl } from "@/lib/render/urls";
 
 export const dynamic = "force-dynamic";
 
@@ -10,8 +10,8 @@ export const dynamic = "force-dynamic";
 export function GET(request: Request) {
   return serveAgent(request, { variant: "pages.txt", media: "text" }, async ({ view, urls }) => {
     const { phases } = await getPublishedPhases(view);
-    // Each tag page once (tags that differ only in case or punctuation share a page).
-    const tags = [...new Map(view.notes.flatMap((n) => n.tags.map((t) => [tagUrl(t), t] as const))).values()];
+    // Each tag page once (tags that differ only in case or punctuation share a page); a tag of dots alone has none.
+    const tags = [...new Map(view.notes.flatMap((n) => n.tags.filter(tagHasPage).map((t) => [tagUrl(t), t] as const))).values()];
     return { body: derived(view, `pages.txt ${urls.base}`, () => pagesTxt(view, urls, phases, tags)) };
   });
 }
