@@ -15,7 +15,7 @@ export type ToSvgWorker = { id: number; text: string };
 export type FromSvgWorker = { id: number; ok: true; value: SvgResult } | { id: number; ok: false; error: string };
 
 /** How long one SVG may take and how much heap the worker may use, before the file is refused. */
-export const SVG_WORKER_BOUNDS = { ms: 20_000, heapMb: 512 };
+export const SVG_WORKER_BOUNDS = { ms: 30_000, heapMb: 512 };
 // jsdom is ~50 MB resident: a worker left idle this long is stopped, and the next SVG starts another.
 const IDLE_MS = 60_000;
 
