@@ -27,7 +27,7 @@ test("a reviewer reads a draft but cannot save or publish it, whatever the brows
   // From the studio list a reviewer lands on the draft's review page, not on an editor.
   await page
     .getByRole("table", { name: /^Unpublished/ })
-    .getByRole("link", { name: new RegExp(id) })
+    .getByRole("link", { name: new RegExp(`^${id} `) })
     .click();
   await page.waitForURL(`**/studio/notes/${id}/review`);
   // At the editor's address they read the draft, with the way to its review, and no buttons they may not use.
