@@ -1,5 +1,6 @@
 import type { Element, ElementContent, Properties, Root as HastRoot } from "hast";
 import { fromHtml } from "hast-util-from-html";
+import { diagramRefusal } from "@/lib/rules/diagrams";
 
 /**
  * Mermaid blocks (```mermaid) as diagrams in the page, with no client script. The drawing comes from
@@ -21,14 +22,26 @@ export type MermaidToSvg = (source: string, options: typeof RENDER_OPTIONS) => s
 // Colours are the renderer's variables; safeDiagramSvg renames them into ours (figures.css).
 export const RENDER_OPTIONS = { bg: "var(--bg)", fg: "var(--fg)", transparent: true, padding: 16 } as const;
 
-/** A source drawn, or refused with the reason; the same rules on the server and in the preview. */
+/**
+ * A source drawn, or refused with the reason; the same rules on the server and in the preview. The
+ * size limits are the ones a save and content:check apply (lib/rules/diagrams.ts).
+ */
 export function drawWith(toSvg: MermaidToSvg, source: string): DiagramResult {
+  return refusedBeforeDrawing(source) ?? layoutWith(toSvg, source);
+}
+
+/** A source no renderer is given: an empty block, or one beyond the size limits. Null when it may be drawn. */
+export function refusedBeforeDrawing(source: string): DiagramResult | null {
   if (!source.trim()) return { ok: false, error: "the block is empty" };
-  if (source.length > MAX_DIAGRAM_SOURCE) return { ok: false, error: `the source is longer than ${MAX_DIAGRAM_SOURCE.toLocaleString("en")} characters` };
-  const links = source.match(LINK)?.length ?? 0;
-  if (links > MAX_DIAGRAM_LINKS) return { ok: false, error: `it has ${links} links, more than the ${MAX_DIAGRAM_LINKS} a page draws` };
-  const statements = source.match(STATEMENT)?.length ?? 0;
-  if (statements > MAX_DIAGRAM_STATEMENTS) return { ok: false, error: `it has ${statements} statements, more than the ${MAX_DIAGRAM_STATEMENTS} a page draws` };
+  const refusal = diagramRefusal(source);
+  return refusal ? { ok: false, error: refusal } : null;
+}
+
+/**
+ * The renderer's drawing of a source, checked, with no size check of its own: what the diagram
+ * worker runs (./diagram-worker.ts) once the request thread has let a source through drawWith's limits.
+ */
+export function layoutWith(toSvg: MermaidToSvg, source: string): DiagramResult {
   let svg: string;
   try {
     svg = toSvg(source, RENDER_OPTIONS);
@@ -44,20 +57,6 @@ function reason(error: unknown): string {
   const line = message.replace(/\s+/g, " ").trim().replace(/\.$/, "");
   return line.length > 300 ? `${line.slice(0, 299)}…` : line || "the renderer gave no reason";
 }
-
-/** Larger sources are refused before drawing: layout time grows with the graph, and it runs in the request. */
-export const MAX_DIAGRAM_SOURCE = 10_000;
-/**
- * And so are graphs with more links (edges, messages): a dense flowchart of 750 edges in under
- * 10,000 characters took 17 s to lay out on a loaded machine (200 edges: 4.7 s), blocking every
- * other request. Architecture diagrams have tens.
- */
-export const MAX_DIAGRAM_LINKS = 120;
-// Every arrow or line between two things, roughly: --> --- ==> -.-> ->> -x, counted without overlap.
-const LINK = /--|==|->|-\./g;
-/** Statements (lines, or parts joined by ; or &), which bound the nodes: 1,571 lone nodes took 94 s, 199 took 2.8 s. */
-export const MAX_DIAGRAM_STATEMENTS = 100;
-const STATEMENT = /[^\s;&][^\n;&]*/g;
 
 const SHAPES = new Set(["svg", "g", "defs", "marker", "rect", "text", "tspan", "polygon", "polyline", "line", "path", "circle", "ellipse", "title"]);
 

@@ -5,7 +5,8 @@ import rehypeStringify from "rehype-stringify";
 import { unified } from "unified";
 import { describe, expect, it } from "vitest";
 import { liveMarkup, tagsOf } from "@/lib/testing/xss";
-import { MAX_DIAGRAM_LINKS, MAX_DIAGRAM_SOURCE, MAX_DIAGRAM_STATEMENTS, safeDiagramSvg } from "./diagram-svg";
+import { DIAGRAM_LIMITS } from "@/lib/rules/diagrams";
+import { safeDiagramSvg } from "./diagram-svg";
 import { drawDiagram } from "./diagrams";
 import { renderMarkdown } from "./markdown";
 
@@ -37,18 +38,18 @@ describe("mermaid blocks", () => {
 
   it("an empty, an oversized or a too dense block is refused with a reason, before drawing", () => {
     expect(renderMarkdown("```mermaid\n```")).toContain("could not be drawn: the block is empty");
-    const big = `flowchart LR\n${"  A --> B\n".repeat(MAX_DIAGRAM_SOURCE / 10 + 1)}`;
+    const big = `flowchart LR\n${"  A --> B\n".repeat(DIAGRAM_LIMITS.source / 10 + 1)}`;
     expect(drawDiagram(big)).toEqual({ ok: false, error: "the source is longer than 10,000 characters" });
     const edges = (n: number) => `flowchart LR\n${Array.from({ length: n }, (_, i) => `  n${i % 40} --> n${(i * 7 + 3) % 40}`).join("\n")}`;
-    expect(drawDiagram(edges(MAX_DIAGRAM_LINKS + 1))).toEqual({
+    expect(drawDiagram(edges(DIAGRAM_LIMITS.links + 1))).toEqual({
       ok: false,
-      error: `it has ${MAX_DIAGRAM_LINKS + 1} links, more than the ${MAX_DIAGRAM_LINKS} a page draws`,
+      error: `it draws ${DIAGRAM_LIMITS.links + 1} links, more than the ${DIAGRAM_LIMITS.links} a page draws`,
     });
     expect(drawDiagram(edges(30)).ok).toBe(true);
-    const lone = `flowchart LR\n${Array.from({ length: MAX_DIAGRAM_STATEMENTS + 1 }, (_, i) => `  n${i}`).join("\n")}`;
+    const lone = `flowchart LR\n${Array.from({ length: DIAGRAM_LIMITS.nodes + 1 }, (_, i) => `  n${i}`).join("\n")}`;
     expect(drawDiagram(lone)).toEqual({
       ok: false,
-      error: `it has ${MAX_DIAGRAM_STATEMENTS + 2} statements, more than the ${MAX_DIAGRAM_STATEMENTS} a page draws`,
+      error: `it draws ${DIAGRAM_LIMITS.nodes + 1} nodes, more than the ${DIAGRAM_LIMITS.nodes} a page draws`,
     });
   });
 

@@ -13,6 +13,7 @@ import {
   type ReviewState,
 } from "./status-machine";
 import { listOfLabels, verifiedChanges } from "./verified-change";
+import { checkDiagrams } from "./diagrams";
 import { checkImages, type AssetContext } from "./images";
 import { checkNotePhase, checkPhaseChange, isVerifiedStatus, type PhaseNoteFact } from "./phase-closeout";
 import { REVIEW_WRITE_KINDS, reviewFindings, type ReviewWrite, type ReviewWriteKind } from "./review-write";
@@ -37,6 +38,8 @@ export type Rule =
   | "boundary"
   | "archive-policy"
   | "images"
+  // a Mermaid diagram too large to draw (./diagrams.ts: links after & groups are expanded, nodes)
+  | "diagrams"
   | "status"
   | "review"
   // a published change to a verified note's substance without the approval it needs (./verified-change.ts)
@@ -162,6 +165,8 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
 
   // Every image has alt text and is one of the note's own, checked files (lib/rules/images.ts).
   for (const f of checkImages(after, context.assets)) findings.push({ rule: "images", ...f });
+  // Every ```mermaid block within the limits the pages draw (lib/rules/diagrams.ts).
+  for (const f of checkDiagrams(after)) findings.push({ rule: "diagrams", ...f });
 
   for (const f of await scanNote(after)) {
     findings.push({ rule: "archive-policy", field: f.field, line: f.line, column: f.column, policy: f.rule, message: f.message, excerpt: f.excerpt });

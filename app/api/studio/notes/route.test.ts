@@ -188,6 +188,28 @@ describe("saving a draft", () => {
     expect(git("rev-parse", `refs/heads/drafts/${id}`)).toBe(revision);
   });
 
+  it("refuses a Mermaid diagram too large to draw, naming the section, the line and the limit (422), writing nothing", async () => {
+    const { id, revision } = await newDraft("Diagram note");
+    const fan = `${Array.from({ length: 30 }, (_, i) => `a${i}`).join(" & ")} --> ${Array.from({ length: 30 }, (_, i) => `b${i}`).join(" & ")}`;
+    const evidence = `Who reads what:\n\n\`\`\`mermaid\nflowchart LR\n${fan}\n\`\`\``;
+    const { status, body } = await api.save(f.author, id, { revision, note: filled("Diagram note", { sections: { ...filled("").sections, evidence } }) });
+    expect(status).toBe(422);
+    expect(body.error.code).toBe("write-refused");
+    expect(body.error.where).toEqual([
+      {
+        field: "sections.evidence",
+        line: 3,
+        message:
+          "Evidence: the Mermaid diagram on line 3 is too large to draw: it draws 900 links, more than the 120 a page draws (an arrow between & groups draws a link from every node of one to every node of the other); split it into smaller diagrams",
+      },
+    ]);
+    expect(git("rev-parse", `refs/heads/drafts/${id}`)).toBe(revision);
+    // The same diagram in pieces a page draws is saved.
+    const pieces = `\`\`\`mermaid\nflowchart LR\na0 & a1 & a2 --> b0 & b1\n\`\`\``;
+    const saved = await api.save(f.author, id, { revision, note: filled("Diagram note", { sections: { ...filled("").sections, evidence: pieces } }) });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  });
+
   it("answers a stale save with 409 and both versions, and keeps theirs", async () => {
     const { id, revision } = await newDraft("Contested note");
     const theirs = filled("Contested note", { sections: { ...filled("").sections, decision: "Their decision." } });
