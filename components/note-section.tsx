@@ -1,22 +1,19 @@
 import { imageSizesIn } from "@/lib/assets/sizes";
-import { renderMarkdown } from "@/lib/render/markdown";
+import { renderSection } from "@/lib/render/section";
 
 /**
  * One section of a note (Decision, Invariant, …) rendered from Markdown. The HTML comes out of
  * renderMarkdown's sanitizing pipeline, which is what makes setting it directly safe. A server
  * component: its images' sizes are read from the content repository, so each <img> has its width
- * and height before it loads.
+ * and height before it loads, and its diagrams are drawn off the request thread (renderSection).
  */
 export async function NoteSection({ id, heading, markdown, linkable }: { id: string; heading: string; markdown: string; linkable: ReadonlySet<string> }) {
   const images = markdown ? await imageSizesIn(markdown) : undefined;
+  const html = markdown ? await renderSection(markdown, { linkable, idPrefix: id, images }) : "";
   return (
     <section className="note-section" aria-labelledby={`h-${id}`}>
       <h2 id={`h-${id}`}>{heading}</h2>
-      {markdown ? (
-        <div className="prose" dangerouslySetInnerHTML={{ __html: renderMarkdown(markdown, { linkable, idPrefix: id, images }) }} />
-      ) : (
-        <p className="empty">Not recorded in this note.</p>
-      )}
+      {markdown ? <div className="prose" dangerouslySetInnerHTML={{ __html: html }} /> : <p className="empty">Not recorded in this note.</p>}
     </section>
   );
 }

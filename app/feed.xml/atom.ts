@@ -1,6 +1,6 @@
 import type { PublishedView } from "@/lib/content/published";
 import { SECTIONS, STATUS_LABEL, STATUS_MEANING, BOUNDARY_LABEL, type Note } from "@/lib/notes/schema";
-import { renderMarkdown } from "@/lib/render/markdown";
+import { renderSection } from "@/lib/render/section";
 import { noteUrl, phaseUrl, slug, tagHasPage, tagUrl } from "@/lib/render/urls";
 import type { Revision } from "@/lib/store/types";
 
@@ -15,7 +15,7 @@ import type { Revision } from "@/lib/store/types";
 
 export type FeedInput = { view: PublishedView; origin: string; changes: ReadonlyMap<string, Revision> };
 
-export function atomFeed({ view, origin, changes }: FeedInput): string {
+export async function atomFeed({ view, origin, changes }: FeedInput): Promise<string> {
   const linkable = new Set(view.byId.keys());
   const dated = view.notes
     .map((note) => ({ note, change: changes.get(note.id) }))
@@ -48,7 +48,7 @@ export function atomFeed({ view, origin, changes }: FeedInput): string {
       ...note.tags.map((tag) => `    ${tagHasPage(tag) ? category(origin, tagUrl(tag), tag) : `<category term="${attr(tag)}"/>`}`),
       `    ${category(origin, phaseUrl(note.phase), note.phase)}`,
       `    <summary type="text">${text(note.summary)}</summary>`,
-      `    <content type="html">${text(entryHtml(note, origin, linkable))}</content>`,
+      `    <content type="html">${text(await entryHtml(note, origin, linkable))}</content>`,
       `  </entry>`,
     );
   }
@@ -62,12 +62,13 @@ function category(origin: string, pageUrl: string, label: string): string {
 }
 
 /** The note as a feed reader shows it: status in words, then each written section, links made absolute. */
-function entryHtml(note: Note, origin: string, linkable: ReadonlySet<string>): string {
+async function entryHtml(note: Note, origin: string, linkable: ReadonlySet<string>): Promise<string> {
   const boundaries = note.boundaries.length ? ` Boundaries: ${note.boundaries.map((b) => BOUNDARY_LABEL[b]).join(", ")}.` : "";
   const status = `<p><strong>${html(STATUS_LABEL[note.status])}</strong>: ${html(STATUS_MEANING[note.status] + boundaries)}</p>`;
-  const sections = SECTIONS.filter((s) => note.sections[s.key])
-    .map((s) => `<h2>${html(s.heading)}</h2>\n${renderMarkdown(note.sections[s.key], { linkable, idPrefix: `${note.id}-${s.key}` })}`)
-    .join("\n");
+  // Diagrams are drawn off the request thread (renderSection), so the feed never holds the server up.
+  const written = SECTIONS.filter((s) => note.sections[s.key]);
+  const rendered = await Promise.all(written.map((s) => renderSection(note.sections[s.key], { linkable, idPrefix: `${note.id}-${s.key}` })));
+  const sections = written.map((s, i) => `<h2>${html(s.heading)}</h2>\n${rendered[i]}`).join("\n");
   // A reader resolves links against the feed, not the site: make the archive's own links absolute.
   return `${status}\n${sections}`.replace(/(href|src)="\/(?!\/)/g, (_, name: string) => `${name}="${html(origin)}/`);
 }

@@ -29,7 +29,7 @@ export async function GET(request: Request) {
   if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   let xml = feeds.get(etag);
   if (xml === undefined) {
-    xml = atomFeed({ view, origin, changes: await lastChanges(view) });
+    xml = await atomFeed({ view, origin, changes: await lastChanges(view) });
     for (const key of feeds.keys()) if (!key.startsWith(`"${view.commit}.`) || feeds.size >= FEEDS_KEPT) feeds.delete(key);
     feeds.set(etag, xml);
   }

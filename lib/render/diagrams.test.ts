@@ -9,6 +9,7 @@ import { DIAGRAM_LIMITS } from "@/lib/rules/diagrams";
 import { safeDiagramSvg } from "./diagram-svg";
 import { drawDiagram } from "./diagrams";
 import { renderMarkdown } from "./markdown";
+import { renderSection } from "./section";
 
 /** ```mermaid blocks drawn on the server as inline SVG, or shown as source with the reason. */
 
@@ -51,6 +52,19 @@ describe("mermaid blocks", () => {
       ok: false,
       error: `it draws ${DIAGRAM_LIMITS.nodes + 1} nodes, more than the ${DIAGRAM_LIMITS.nodes} a page draws`,
     });
+  });
+
+  it("a committed fan-out of 352 characters (900 links) is shown as its source with the reason, at once, never laid out", async () => {
+    const fan = `flowchart LR\n${Array.from({ length: 30 }, (_, i) => `a${i}`).join(" & ")} --> ${Array.from({ length: 30 }, (_, i) => `b${i}`).join(" & ")}`;
+    const started = performance.now();
+    const html = await renderSection(`Before.\n\n\`\`\`mermaid\n${fan}\n\`\`\`\n\nAfter.`, { idPrefix: "evidence" });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(html).toContain(
+      '<p role="note" class="diagram-message">This diagram could not be drawn: it draws 900 links, more than the 120 a page draws (an arrow between &#x26; groups draws a link from every node of one to every node of the other). Its Mermaid source is shown as written.</p>',
+    );
+    expect(html).toContain(`<code class="language-mermaid">${fan.replace(/&/g, "&#x26;")}</code>`);
+    expect(html).not.toContain("<svg");
+    expect(html).toContain("<p>After.</p>");
   });
 
   it("two diagrams on a page have their own marker ids, and every marker reference points into its own drawing", () => {

@@ -2,7 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseNote, serializeNote } from "@/lib/notes/markdown";
 import { SECTIONS, type NoteInput } from "@/lib/notes/schema";
+import { diagramSize } from "@/lib/rules/diagrams";
 import { liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";
+import { DIAGRAM_TIME_LIMIT_MS } from "./diagrams";
 import { renderMarkdown } from "./markdown";
 import { markdownToPlainText } from "./plain-text";
 
@@ -14,6 +16,9 @@ import { markdownToPlainText } from "./plain-text";
  */
 
 const RUNS = 200;
+// A render that draws a diagram in this thread (tests have no worker) ends within the time a drawing
+// has in the server's worker; one the limits refuse ends at once.
+const RENDER_BOUND_MS = DIAGRAM_TIME_LIMIT_MS;
 
 // The Mermaid payloads are whole fenced blocks: as loose pieces their fences swallow the rest of a
 // section and most generated notes stop being valid, so they have their own property below.
@@ -135,6 +140,44 @@ describe("note files full of hostile text", () => {
     );
     expect(drawn, "most generated diagrams are drawn, so the SVG path is what is checked").toBeGreaterThan(RUNS / 8);
   }, 120_000);
+
+  it("fan-out diagrams of any size: each render ends within the time bound, drawn or shown as its source with the reason", () => {
+    // `a0 & … & a29 --> b0 & … & b29` is one arrow and 900 links: the layout once held the server 84 s.
+    const group = (name: string) =>
+      fc
+        .tuple(fc.integer({ min: 1, max: 30 }), fc.constantFrom(" & ", "&", " &amp; "))
+        .map(([k, and]) => Array.from({ length: k }, (_, i) => `${name}${i}`).join(and));
+    const arrow = fc.constantFrom("-->", "---", "==>", "-.->", "-- to -->", "-->|to|");
+    const line = fc
+      .tuple(fc.constantFrom("a", "b", "c"), fc.array(fc.tuple(arrow, fc.constantFrom("b", "c", "d")), { minLength: 1, maxLength: 2 }))
+      .chain(([first, rest]) => fc.tuple(group(first), ...rest.map(([a, name]) => group(name).map((g) => ` ${a} ${g}`))))
+      .map((parts) => parts.join(""));
+    const diagram = fc
+      .tuple(fc.constantFrom("flowchart LR", "graph TD"), fc.array(line, { minLength: 1, maxLength: 3 }))
+      .map(([h, lines]) => [h, ...lines].join("\n"));
+    let drawn = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(diagram, (source) => {
+        const markdown = `Before.\n\n\`\`\`mermaid\n${source}\n\`\`\`\n\nAfter.`;
+        const started = performance.now();
+        const html = renderMarkdown(markdown, { idPrefix: "fuzz" });
+        const took = performance.now() - started;
+        expect(took, `${took.toFixed(0)} ms for ${JSON.stringify(diagramSize(source))}: ${source.slice(0, 200)}`).toBeLessThan(RENDER_BOUND_MS);
+        if (html.includes("<svg")) drawn++;
+        else {
+          refused++;
+          expect(html).toContain("This diagram could not be drawn: ");
+          expect(html).toContain('<code class="language-mermaid">');
+        }
+        expect(liveMarkup(html)).toEqual([]);
+      }),
+      // A failing render is slow: report the first one rather than shrink through more of them.
+      { numRuns: 40, endOnFailure: true },
+    );
+    expect(drawn, "some generated diagrams are drawn").toBeGreaterThan(0);
+    expect(refused, "some are refused for their size").toBeGreaterThan(0);
+  }, 300_000);
 
   it("sections of hand-written files render inert, whatever the parser made of the file", () => {
     fc.assert(
