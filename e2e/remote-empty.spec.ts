@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startGitServer, type GitServer } from "./support/git-server";
-import { startInstance, userCli, type Instance } from "./support/remote-instances";
+import { startInstance, userCli, type Instance, sharedRemoteEnv } from "./support/remote-instances";
 
 /**
  * A first deployment of several instances (issue 27): content and accounts remotes created new and
@@ -75,14 +75,7 @@ test.beforeAll(async () => {
   fs.mkdirSync(path.join(root, "repos"));
   for (const name of ["content", "accounts"]) git(root, "init", "-q", "--bare", "-b", "master", repo(name));
   server = await startGitServer({ root: path.join(root, "repos"), user: GIT_USER, password: GIT_PASSWORD });
-  const shared = {
-    CONTENT_REMOTE: `${server.origin}/content.git`,
-    ACCOUNTS_REMOTE: `${server.origin}/accounts.git`,
-    CONTENT_REMOTE_USER: GIT_USER,
-    CONTENT_REMOTE_TOKEN: GIT_PASSWORD,
-    CONTENT_POLL_SECONDS: String(POLL_SECONDS),
-    NEXTAUTH_SECRET: "one-session-secret-shared-by-every-instance",
-  };
+  const shared = sharedRemoteEnv(server.origin, { user: GIT_USER, password: GIT_PASSWORD }, POLL_SECONDS);
   // Started together, before any account exists: both find both remotes empty.
   [a, b] = await Promise.all([startInstance("instance-a", path.join(root, "a"), shared), startInstance("instance-b", path.join(root, "b"), shared)]);
 });

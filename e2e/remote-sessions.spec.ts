@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { startGitServer, type GitServer } from "./support/git-server";
-import { startInstance, userCli, type Instance } from "./support/remote-instances";
+import { startInstance, userCli, type Instance, sharedRemoteEnv } from "./support/remote-instances";
 
 /**
  * Sessions end on every instance (issue 32, finding 5): two `next start` instances of this build on
@@ -42,14 +42,7 @@ test.beforeAll(async () => {
   fs.mkdirSync(path.join(root, "repos"));
   for (const name of ["content", "accounts"]) git(root, "init", "-q", "--bare", "-b", "main", path.join(root, "repos", `${name}.git`));
   server = await startGitServer({ root: path.join(root, "repos"), user: GIT_USER, password: GIT_PASSWORD });
-  const shared = {
-    CONTENT_REMOTE: `${server.origin}/content.git`,
-    ACCOUNTS_REMOTE: `${server.origin}/accounts.git`,
-    CONTENT_REMOTE_USER: GIT_USER,
-    CONTENT_REMOTE_TOKEN: GIT_PASSWORD,
-    CONTENT_POLL_SECONDS: String(POLL_SECONDS),
-    NEXTAUTH_SECRET: "one-session-secret-shared-by-every-instance",
-  };
+  const shared = sharedRemoteEnv(server.origin, { user: GIT_USER, password: GIT_PASSWORD }, POLL_SECONDS);
   cli = { env: { ...shared, DATA_DIR: path.join(root, "cli") } };
   for (const name of ["sally", "pat", "rory", "bob"]) await userCli(cli, ["add", name, "--role", "author"], `${PASSWORD}\n`);
   [a, b] = await Promise.all([startInstance("instance-a", path.join(root, "a"), shared), startInstance("instance-b", path.join(root, "b"), shared)]);

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startGitServer, type GitServer } from "./support/git-server";
-import { startInstance, userCli, type Instance } from "./support/remote-instances";
+import { startInstance, userCli, type Instance, sharedRemoteEnv } from "./support/remote-instances";
 
 /**
  * Several instances on one git remote (issue 15), for real: git's own http-backend behind basic
@@ -103,15 +103,7 @@ test.beforeAll(async () => {
   git(root, "init", "-q", "--bare", "-b", "main", remoteDir());
   git(root, "init", "-q", "--bare", "-b", "main", path.join(root, "repos", "accounts.git"));
   server = await startGitServer({ root: path.join(root, "repos"), user: GIT_USER, password: GIT_PASSWORD });
-  const shared = {
-    CONTENT_REMOTE: `${server.origin}/content.git`,
-    ACCOUNTS_REMOTE: `${server.origin}/accounts.git`,
-    CONTENT_REMOTE_USER: GIT_USER,
-    CONTENT_REMOTE_TOKEN: GIT_PASSWORD,
-    CONTENT_POLL_SECONDS: String(POLL_SECONDS),
-    CONTENT_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    NEXTAUTH_SECRET: "one-session-secret-shared-by-every-instance",
-  };
+  const shared = { ...sharedRemoteEnv(server.origin, { user: GIT_USER, password: GIT_PASSWORD }, POLL_SECONDS), CONTENT_WEBHOOK_SECRET: WEBHOOK_SECRET };
   // The account is written through instance A's data folder; B only ever learns it from the remote.
   const aEnv = { env: { ...shared, DATA_DIR: path.join(root, "a") } };
   await userCli(aEnv, ["add", AUTHOR.name, "--role", "author"], `${AUTHOR.password}\n`);

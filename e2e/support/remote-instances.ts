@@ -14,6 +14,22 @@ export type Instance = { name: string; url: string; dataDir: string; env: Record
 /** A loopback port nobody listens on now, never the main e2e server's. */
 export const freePort = () => freePortBeside(Number(process.env.E2E_PORT || 3100));
 
+/**
+ * What every instance of a two-instance site shares: the content and accounts remotes on `origin`
+ * (`<origin>/content.git`, `<origin>/accounts.git`) with their credentials, the poll interval and
+ * one session secret (a cookie from one instance is read by the other).
+ */
+export function sharedRemoteEnv(origin: string, credentials: { user: string; password: string }, pollSeconds: number): Record<string, string> {
+  return {
+    CONTENT_REMOTE: `${origin}/content.git`,
+    ACCOUNTS_REMOTE: `${origin}/accounts.git`,
+    CONTENT_REMOTE_USER: credentials.user,
+    CONTENT_REMOTE_TOKEN: credentials.password,
+    CONTENT_POLL_SECONDS: String(pollSeconds),
+    NEXTAUTH_SECRET: "one-session-secret-shared-by-every-instance",
+  };
+}
+
 export async function startInstance(name: string, dataDir: string, env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
