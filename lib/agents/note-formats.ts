@@ -2,6 +2,7 @@ import YAML from "yaml";
 import type { PublishedView } from "@/lib/content/published";
 import { serializeNote } from "@/lib/notes/markdown";
 import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { withoutLineSeparators } from "@/lib/notes/section-shape";
 import { imagesOf, parseAssetPath } from "@/lib/rules/images";
 import { flagsLine, limitFlags, limitsOf } from "./limits";
 import { markdownToText } from "./plain-text";
@@ -26,7 +27,8 @@ export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits"] as
  * (`pointer: false`): a client that reached the MCP server already has the protocol in its
  * instructions, and its note starts at `id:` like the file (docs/decisions/agent-image-urls.md).
  */
-export function noteMarkdown(note: Note, view: NoteView, urls?: AgentUrls, { pointer = true }: { pointer?: boolean } = {}): string {
+export function noteMarkdown(stored: Note, view: NoteView, urls?: AgentUrls, { pointer = true }: { pointer?: boolean } = {}): string {
+  const note = withoutSeparators(stored);
   const file = serializeNote(urls ? withAbsoluteImages(note, urls) : note);
   const added = YAML.stringify(
     { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note) },
@@ -43,7 +45,8 @@ export function noteMarkdown(note: Note, view: NoteView, urls?: AgentUrls, { poi
   return `---\n${index}${file.slice(4, close + 1)}${comment}${added}${file.slice(close + 1)}`;
 }
 
-export function noteJson(note: Note, view: NoteView, urls: AgentUrls): NoteDocument {
+export function noteJson(stored: Note, view: NoteView, urls: AgentUrls): NoteDocument {
+  const note = withoutSeparators(stored);
   return {
     ...note,
     status: note.status as NoteDocument["status"],
@@ -89,6 +92,17 @@ export function noteText(note: Note, view: NoteView, urls: AgentUrls): string {
     return text ? ["", heading, text] : [];
   });
   return `${[...head, ...body].join("\n")}\n`;
+}
+
+/**
+ * The note with each Unicode line or paragraph separator in its sections as a space: a note already
+ * in git may hold one (a save refuses them, lib/notes/section-shape.ts), and an agent that splits
+ * lines the Unicode way would read a `## Evidence` after it as a section of its own.
+ */
+function withoutSeparators(note: Note): Note {
+  const sections = Object.entries(note.sections);
+  if (!sections.some(([, v]) => /[\u0085\u2028\u2029]/.test(v))) return note;
+  return { ...note, sections: Object.fromEntries(sections.map(([k, v]) => [k, withoutLineSeparators(v)])) as Note["sections"] };
 }
 
 /** Where an agent fetches an image: the note's own assets at this site's /assets/…, anything else as written. */

@@ -1,6 +1,7 @@
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
+import { markdownIsSafe, withoutLineSeparators } from "@/lib/notes/section-shape";
 
 /**
  * Markdown as plain prose for a language model: paragraphs, list items and code keep their shape,
@@ -43,23 +44,31 @@ function withImages<T>(mode: ImageMode, fn: () => T): T {
 }
 
 export function markdownToText(markdown: string, image?: ImageText): string {
-  return withImages(image ?? "alt", () => toText(markdown, true));
+  // A Unicode line separator would start a line for some readers only (lib/notes/section-shape.ts).
+  return withImages(image ?? "alt", () => toText(withoutLineSeparators(markdown), true));
 }
 
 /** One line of plain text: for capsule fields and index entries, where a line break is noise (and so is a heading's mark). */
 export function markdownToLine(markdown: string): string {
-  return withImages("none", () => toText(markdown, false))
+  return withImages("none", () => toText(withoutLineSeparators(markdown), false))
     .replace(/\s+/g, " ")
     .trim();
 }
 
 function toText(markdown: string, headingMarks: boolean): string {
   if (!markdown.trim()) return "";
+  // Text the parser cannot be trusted with is given as written (lib/notes/section-shape.ts): the page shows it so too.
+  if (!markdownIsSafe(markdown)) return markdown.trim();
   const block = (node: MdNode): string =>
     node.type === "heading" && headingMarks ? `${"#".repeat(node.depth ?? 3)} ${inline(node).trim()}` : blockOf(node, block);
-  return blocks(parser.parse(markdown) as MdNode, block)
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  try {
+    return blocks(parser.parse(markdown) as MdNode, block)
+      .replace(/\n{3,}/g, "\n\n")
+      .trim();
+  } catch {
+    // Never one section taking down a format that lists many notes (llms-full.txt): given as written.
+    return markdown.trim();
+  }
 }
 
 type Block = (node: MdNode) => string;

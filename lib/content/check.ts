@@ -98,7 +98,7 @@ async function judgeNote(file: string, source: string, write: NoteWrite, commit?
   return findings.map((f) => ({
     file,
     line:
-      f.rule === "archive-policy" || f.rule === "images" || f.rule === "diagrams" || f.rule === "verified-change"
+      f.rule === "archive-policy" || f.rule === "images" || f.rule === "diagrams" || f.rule === "verified-change" || (f.rule === "schema" && f.line !== undefined)
         ? lineOfField(source, f.field, f.line ?? 1)
         : lineOfKey(source, f.field.split(".")[0] ?? f.field),
     field: f.field,

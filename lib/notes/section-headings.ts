@@ -2,6 +2,7 @@ import type { Root } from "mdast";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
+import { markdownIsSafe } from "./section-shape";
 
 /**
  * Headings of level 1 and 2 belong to the note itself: its title (`# AFN-016: …` in the Markdown an
@@ -38,7 +39,8 @@ const CANDIDATE = /^ {0,3}(?:(?:=+|-+)[ \t]*$|#{1,2}(?:[ \t]|$))/m;
 
 /** Every level-1 or level-2 heading at the top of a section's Markdown, in order. */
 export function reservedHeadings(markdown: string): ReservedHeading[] {
-  if (!CANDIDATE.test(markdown)) return [];
+  // Text the parser cannot be trusted with is never parsed (./section-shape.ts); a save refuses it anyway.
+  if (!CANDIDATE.test(markdown) || !markdownIsSafe(markdown)) return [];
   const source = markdown.split("\n");
   const tree = parser.parse(markdown) as Root;
   const found: ReservedHeading[] = [];

@@ -1,6 +1,7 @@
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
+import { markdownIsSafe } from "@/lib/notes/section-shape";
 
 /**
  * Markdown to the words a reader sees: no markup, no link targets, blocks separated by a space.
@@ -18,6 +19,8 @@ const FLOW = new Set(["root", "listItem", "blockquote", "footnoteDefinition"]);
 
 export function markdownToPlainText(markdown: string): string {
   if (!markdown.trim()) return "";
+  // Text the parser cannot be trusted with is shown as written (lib/notes/section-shape.ts).
+  if (!markdownIsSafe(markdown)) return markdown.replace(/\s+/g, " ").trim();
   const parts: string[] = [];
   const walk = (node: MdNode, parent: string) => {
     // Raw HTML counts too: the page shows it as the text it is (see markdown.ts).
@@ -27,6 +30,11 @@ export function markdownToPlainText(markdown: string): string {
     for (const child of node.children ?? []) walk(child, node.type);
     if (BLOCK.has(node.type) || (node.type === "html" && FLOW.has(parent))) parts.push(" ");
   };
-  walk(parser.parse(markdown) as MdNode, "");
+  try {
+    walk(parser.parse(markdown) as MdNode, "");
+  } catch {
+    // A section the parser fails on is searched as written.
+    return markdown.replace(/\s+/g, " ").trim();
+  }
   return parts.join("").replace(/\s+/g, " ").trim();
 }

@@ -1,4 +1,5 @@
-import { isPublishedStatus, noteSchema, type Note, type NoteInput } from "@/lib/notes/schema";
+import { isPublishedStatus, noteSchema, SECTIONS, type Note, type NoteInput } from "@/lib/notes/schema";
+import { sectionShapeProblems } from "@/lib/notes/section-shape";
 import type { Phase } from "@/lib/phases/schema";
 import { slug, tagHasPage } from "@/lib/render/urls";
 import { scanNote, type PolicyRule } from "./archive-policy";
@@ -141,6 +142,7 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
     return findings;
   }
   const after = parsed.data;
+  findings.push(...shapeOf(after));
   findings.push(...phaseOf(after, context));
   for (const tag of after.tags) {
     if (!tagHasPage(tag)) {
@@ -172,6 +174,17 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
     findings.push({ rule: "archive-policy", field: f.field, line: f.line, column: f.column, policy: f.rule, message: f.message, excerpt: f.excerpt });
   }
   return findings;
+}
+
+/**
+ * Section text the parser cannot be trusted with (too deep, too many marks in a paragraph) or that
+ * splits lines differently for different readers (lib/notes/section-shape.ts). Checked on writes,
+ * not by the schema: a note already in git with such text stays readable, shown as plain text.
+ */
+function shapeOf(note: Note): WriteFinding[] {
+  return SECTIONS.flatMap(({ key, heading }) =>
+    sectionShapeProblems(heading, note.sections[key]).map((p) => ({ rule: "schema" as const, field: `sections.${key}`, line: p.line, message: p.message })),
+  );
 }
 
 function phaseOf(note: Pick<Note, "phase">, { phases }: NoteWriteContext): WriteFinding[] {

@@ -3,6 +3,7 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { SECTIONS, type Note } from "@/lib/notes/schema";
+import { markdownIsSafe } from "@/lib/notes/section-shape";
 
 /**
  * The image rules: a note shows only images stored with it in the content repository
@@ -81,6 +82,8 @@ export function imagesOf(note: Pick<Note, "sections">): ImageUse[] {
 }
 
 export function imagesIn(field: string, markdown: string): ImageUse[] {
+  // Text the parser cannot be trusted with shows no image: every reader gets it as plain text (lib/notes/section-shape.ts).
+  if (!markdownIsSafe(markdown)) return [];
   const tree = unified().use(remarkParse).use(remarkGfm).parse(markdown);
   const definitions = new Map<string, string>();
   const found: (Image | ImageReference)[] = [];

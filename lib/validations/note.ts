@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { noteSchema, SECTIONS, type Note, type NoteInput, type SectionKey } from "@/lib/notes/schema";
+import { sectionShapeProblems } from "@/lib/notes/section-shape";
 
 /**
  * The editor's fields and how they become a note. Imported by the browser (validation as you
@@ -81,7 +82,13 @@ export type FieldProblem = { field: string; message: string };
 
 export function validateNote(input: NoteInput): { ok: true; note: Note } | { ok: false; problems: FieldProblem[] } {
   const result = noteSchema.safeParse(input);
-  if (result.success) return { ok: true, note: result.data };
+  if (result.success) {
+    // What a save refuses beyond the schema (lib/rules/accept-write.ts): the same words, as you type.
+    const shape = SECTIONS.flatMap(({ key, heading }) =>
+      sectionShapeProblems(heading, result.data.sections[key]).map((p) => ({ field: `sections.${key}`, message: p.message })),
+    );
+    return shape.length ? { ok: false, problems: shape } : { ok: true, note: result.data };
+  }
   return { ok: false, problems: result.error.issues.map((i) => ({ field: fieldOfPath(i.path), message: i.message })) };
 }
 
