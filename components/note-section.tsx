@@ -1,11 +1,11 @@
 import { imageSizesIn } from "@/lib/assets/sizes";
-import { renderSection } from "@/lib/render/section";
+import { renderSection } from "@/lib/render/sections";
 
 /**
  * One section of a note (Decision, Invariant, …) rendered from Markdown. The HTML comes out of
  * renderMarkdown's sanitizing pipeline, which is what makes setting it directly safe. A server
  * component: its images' sizes are read from the content repository, so each <img> has its width
- * and height before it loads, and its diagrams are drawn off the request thread (renderSection).
+ * and height before it loads; the section is rendered off the request thread (lib/render/sections.ts).
  */
 export async function NoteSection({ id, heading, markdown, linkable }: { id: string; heading: string; markdown: string; linkable: ReadonlySet<string> }) {
   const images = markdown ? await imageSizesIn(markdown) : undefined;

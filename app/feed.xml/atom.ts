@@ -1,6 +1,6 @@
 import type { PublishedView } from "@/lib/content/published";
 import { SECTIONS, STATUS_LABEL, STATUS_MEANING, BOUNDARY_LABEL, type Note } from "@/lib/notes/schema";
-import { renderSection } from "@/lib/render/section";
+import { renderSection } from "@/lib/render/sections";
 import { noteUrl, phaseUrl, slug, tagHasPage, tagUrl } from "@/lib/render/urls";
 import type { Revision } from "@/lib/store/types";
 
@@ -35,7 +35,9 @@ export async function atomFeed({ view, origin, changes }: FeedInput): Promise<st
     `  <author><name>${text(view.site.author)}</name></author>`,
     `  <rights type="text">${text(view.site.author)}</rights>`,
   ];
-  for (const { note, change } of dated) {
+  // Every section rendered off this thread first (kept by content, so a later feed reuses them).
+  const content = await Promise.all(dated.map(({ note }) => entryHtml(note, origin, linkable)));
+  for (const [i, { note, change }] of dated.entries()) {
     const url = `${origin}${noteUrl(note.id)}`;
     lines.push(
       `  <entry>`,
@@ -48,7 +50,7 @@ export async function atomFeed({ view, origin, changes }: FeedInput): Promise<st
       ...note.tags.map((tag) => `    ${tagHasPage(tag) ? category(origin, tagUrl(tag), tag) : `<category term="${attr(tag)}"/>`}`),
       `    ${category(origin, phaseUrl(note.phase), note.phase)}`,
       `    <summary type="text">${text(note.summary)}</summary>`,
-      `    <content type="html">${text(await entryHtml(note, origin, linkable))}</content>`,
+      `    <content type="html">${text(content[i] ?? "")}</content>`,
       `  </entry>`,
     );
   }
@@ -65,10 +67,9 @@ function category(origin: string, pageUrl: string, label: string): string {
 async function entryHtml(note: Note, origin: string, linkable: ReadonlySet<string>): Promise<string> {
   const boundaries = note.boundaries.length ? ` Boundaries: ${note.boundaries.map((b) => BOUNDARY_LABEL[b]).join(", ")}.` : "";
   const status = `<p><strong>${html(STATUS_LABEL[note.status])}</strong>: ${html(STATUS_MEANING[note.status] + boundaries)}</p>`;
-  // Diagrams are drawn off the request thread (renderSection), so the feed never holds the server up.
   const written = SECTIONS.filter((s) => note.sections[s.key]);
   const rendered = await Promise.all(written.map((s) => renderSection(note.sections[s.key], { linkable, idPrefix: `${note.id}-${s.key}` })));
-  const sections = written.map((s, i) => `<h2>${html(s.heading)}</h2>\n${rendered[i]}`).join("\n");
+  const sections = written.map((s, i) => `<h2>${html(s.heading)}</h2>\n${rendered[i] ?? ""}`).join("\n");
   // A reader resolves links against the feed, not the site: make the archive's own links absolute.
   return `${status}\n${sections}`.replace(/(href|src)="\/(?!\/)/g, (_, name: string) => `${name}="${html(origin)}/`);
 }

@@ -11,7 +11,8 @@ export const dynamic = "force-dynamic";
 // Feeds of the current commit, one per origin the site was reached under (its links are absolute),
 // kept until main moves. Bounded, oldest first out, so a stream of forged hosts cannot grow it.
 const FEEDS_KEPT = 8;
-const feeds = new Map<string, string>();
+// Readers arriving while it is built share the one build (its sections render off this thread).
+const feeds = new Map<string, Promise<string>>();
 
 export async function GET(request: Request) {
   const view = await getPublishedView();
@@ -29,9 +30,11 @@ export async function GET(request: Request) {
   if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   let xml = feeds.get(etag);
   if (xml === undefined) {
-    xml = await atomFeed({ view, origin, changes: await lastChanges(view) });
+    xml = lastChanges(view).then((changes) => atomFeed({ view, origin, changes }));
     for (const key of feeds.keys()) if (!key.startsWith(`"${view.commit}.`) || feeds.size >= FEEDS_KEPT) feeds.delete(key);
     feeds.set(etag, xml);
+    // A failed build is not kept: the next reader tries again.
+    xml.catch(() => feeds.get(etag) === xml && feeds.delete(etag));
   }
-  return new Response(xml, { headers });
+  return new Response(await xml, { headers });
 }

@@ -13,8 +13,18 @@ export type Highlighted = { label: string; children: ElementContent[] };
 /** A block's text and fence name → its highlighted spans, or null to show it plain. */
 export type Highlight = (code: string, fence: string) => Highlighted | null;
 
-/** Longer blocks are shown plain: highlighting time grows with the text, and it runs in the request. */
-export const MAX_HIGHLIGHTED = 50_000;
+/**
+ * Highlighting costs about 45 µs a character with a large grammar (C++, TypeScript) on this kind of
+ * machine, so it is bounded per block and per section: a block longer than MAX_HIGHLIGHTED
+ * characters or MAX_HIGHLIGHTED_LINES lines, and every block after the section has highlighted
+ * SECTION_HIGHLIGHT_BUDGET characters, is shown plain (escaped, labelled with its language). Lines
+ * longer than MAX_TOKENIZED_LINE are left plain within a highlighted block. A 29 KB, 500-line C++
+ * block took 8.3 s of the server; now a section's highlighting is about a second at most.
+ */
+export const MAX_HIGHLIGHTED = 16_000;
+export const MAX_HIGHLIGHTED_LINES = 400;
+export const SECTION_HIGHLIGHT_BUDGET = 24_000;
+const MAX_TOKENIZED_LINE = 1_000;
 
 /**
  * How long one line may take to tokenize before the rest of it is left plain. Shiki's default (500 ms)
@@ -38,6 +48,7 @@ export function tokenSpans(h: HighlighterCore, code: string, grammar: string): E
     themes: { light: "github-light", dark: "github-dark" },
     defaultColor: false,
     tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+    tokenizeMaxLineLength: MAX_TOKENIZED_LINE,
   });
   const children: ElementContent[] = [];
   tokens.forEach((line, i) => {
@@ -67,6 +78,8 @@ export function tokenSpans(h: HighlighterCore, code: string, grammar: string): E
  */
 export function codeBlocks(highlight: Highlight, label: (fence: string) => string = (fence) => fence) {
   return (tree: HastRoot) => {
+    // What this section may still highlight (see SECTION_HIGHLIGHT_BUDGET).
+    let budget = SECTION_HIGHLIGHT_BUDGET;
     const visit = (node: HastRoot | Element) => {
       node.children.forEach((child, i) => {
         if (child.type !== "element") return;
@@ -78,7 +91,8 @@ export function codeBlocks(highlight: Highlight, label: (fence: string) => strin
           .map((c) => (c.type === "text" ? c.value : ""))
           .join("")
           .replace(/\n$/, "");
-        const highlighted = text.length > MAX_HIGHLIGHTED ? null : highlight(text, fence);
+        const highlighted = highlightable(text, budget) ? highlight(text, fence) : null;
+        if (highlighted) budget -= text.length;
         node.children[i] = {
           type: "element",
           tagName: "div",
@@ -105,6 +119,14 @@ export function codeBlocks(highlight: Highlight, label: (fence: string) => strin
     };
     visit(tree);
   };
+}
+
+/** Whether a block of `text` is highlighted, with `budget` characters left in its section. */
+export function highlightable(text: string, budget: number): boolean {
+  if (text.length > MAX_HIGHLIGHTED || text.length > budget) return false;
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) if (++lines > MAX_HIGHLIGHTED_LINES) return false;
+  return true;
 }
 
 function languageOf(code: Element | undefined): string | null {

@@ -31,7 +31,7 @@ import githubDark from "@shikijs/themes/github-dark";
 import githubLight from "@shikijs/themes/github-light";
 import { createHighlighterCoreSync, type HighlighterCore, type LanguageRegistration } from "shiki/core";
 import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
-import { codeBlocks, MAX_HIGHLIGHTED, tokenSpans, type Highlighted } from "./code-tokens";
+import { codeBlocks, highlightable, MAX_HIGHLIGHTED, tokenSpans, type Highlighted } from "./code-tokens";
 
 export { colorClass } from "./code-tokens";
 
@@ -112,7 +112,7 @@ function getHighlighter(): HighlighterCore {
 /** `<code>`'s text as highlighted spans (one per token, lines separated by "\n"), or null if not highlighted. */
 export function highlight(code: string, fence: string): Highlighted | null {
   const language = LANGUAGES.get(fence.toLowerCase());
-  if (!language || code.length > MAX_HIGHLIGHTED) return null;
+  if (!language || !highlightable(code, MAX_HIGHLIGHTED)) return null;
   return { label: language.label, children: tokenSpans(getHighlighter(), code, language.name) };
 }
 

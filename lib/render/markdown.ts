@@ -3,6 +3,7 @@ import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { NOTE_ID } from "@/lib/notes/schema";
+import { markdownIsSafe } from "@/lib/notes/section-shape";
 import { rehypeCode } from "./code";
 import { drawDiagram } from "./diagrams";
 import type { ImageSizes } from "./images";
@@ -28,30 +29,86 @@ export type RenderOptions = {
   images?: ImageSizes;
 };
 
-// Rendering is pure and costs a few milliseconds a section; pages and the feed render the same
-// sections on every request, so recent results are kept (bounded; least recently used goes first).
+/**
+ * Rendering is pure and costs from a few milliseconds to about a second a section (highlighting is
+ * bounded, ./code-tokens.ts); pages and the feed render the same sections on every request, so
+ * results are kept by what they depend on, whatever the section's length (a long section is the
+ * one worth keeping: one over 20,000 characters used to render again for every request). Bounded by
+ * entries and by characters kept; least recently used goes first.
+ */
 const CACHE_ENTRIES = 2000;
-const CACHE_MAX_SOURCE = 20_000;
-const cache = new Map<string, string>();
+const CACHE_CHARS = 48_000_000;
+const KEY = Symbol.for("field-notes.section-html");
+type SectionCache = { entries: Map<string, string>; chars: number; renders: number };
+const holder = globalThis as typeof globalThis & { [KEY]?: SectionCache };
+const cache = (): SectionCache => (holder[KEY] ??= { entries: new Map(), chars: 0, renders: 0 });
 const ANY_ID = new RegExp(NOTE_ID.source.slice(1, -1), "g");
 
-export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
-  if (markdown.length > CACHE_MAX_SOURCE) return render(markdown, options);
-  // What the output depends on: the source, the id prefix and which of its mentions are linkable.
+/** How many sections this process has rendered (not answered from the cache): a test counts them. */
+export const sectionRenders = () => cache().renders;
+
+/** What a section's HTML depends on: the source, the id prefix, which of its mentions are linkable, its images' sizes. */
+export function sectionKey(markdown: string, options: RenderOptions = {}): string {
   const mentions = markdown.match(ANY_ID) ?? [];
   const linked = options.linkable ? mentions.filter((id) => options.linkable?.has(id)).join(",") : "*";
   const sized = options.images ? [...options.images].map(([p, s]) => `${p}=${s.width}x${s.height}`).join(",") : "";
-  const key = `${options.idPrefix ?? ""}\0${linked}\0${sized}\0${markdown}`;
-  const hit = cache.get(key);
+  return `${options.idPrefix ?? ""}\0${linked}\0${sized}\0${markdown}`;
+}
+
+/** The kept HTML of a section's key, or undefined. */
+export function keptSection(key: string): string | undefined {
+  const c = cache();
+  const hit = c.entries.get(key);
   if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
+    c.entries.delete(key);
+    c.entries.set(key, hit);
   }
-  const html = render(markdown, options);
-  cache.set(key, html);
-  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return hit;
+}
+
+/** Keep a section's HTML under its key. */
+export function keepSection(key: string, html: string): void {
+  const c = cache();
+  const old = c.entries.get(key);
+  if (old !== undefined) c.chars -= key.length + old.length;
+  c.entries.set(key, html);
+  c.chars += key.length + html.length;
+  while (c.entries.size > CACHE_ENTRIES || (c.chars > CACHE_CHARS && c.entries.size > 1)) {
+    const [oldest, value] = c.entries.entries().next().value as [string, string];
+    c.entries.delete(oldest);
+    c.chars -= oldest.length + value.length;
+  }
+}
+
+export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
+  const key = sectionKey(markdown, options);
+  const hit = keptSection(key);
+  if (hit !== undefined) return hit;
+  const html = renderSectionNow(markdown, options);
+  keepSection(key, html);
   return html;
+}
+
+/**
+ * One section rendered, never kept and never thrown: text whose shape the parser cannot be trusted
+ * with (lib/notes/section-shape.ts: nesting past 32 levels, a paragraph of thousands of marks) is
+ * shown as the plain text it is, with a notice; so is a section the pipeline fails on.
+ */
+export function renderSectionNow(markdown: string, options: RenderOptions = {}): string {
+  cache().renders++;
+  if (!markdownIsSafe(markdown)) return plainSection(markdown, "its Markdown nests too deep or holds too many marks in one paragraph to be laid out");
+  try {
+    return render(markdown, options);
+  } catch (e) {
+    console.error(`a section (${options.idPrefix ?? "no id"}) could not be rendered; shown as plain text`, e);
+    return plainSection(markdown, "it could not be laid out");
+  }
+}
+
+/** The section as escaped text in a <pre>, after a notice saying why. */
+export function plainSection(markdown: string, why: string): string {
+  const escaped = markdown.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return `<p class="render-notice">This section is shown as plain text: ${why}.</p>\n<pre class="plain-section" tabindex="0">${escaped}</pre>`;
 }
 
 function render(markdown: string, options: RenderOptions): string {

@@ -1,0 +1,14 @@
+import { parentPort } from "node:worker_threads";
+import { renderSectionNow } from "./markdown";
+import type { FromSectionWorker, ToSectionWorker } from "./section-worker-protocol";
+
+/**
+ * The section worker thread: renders one note section at a time (Markdown, highlighting, diagrams,
+ * sanitizing; ./markdown.ts) and answers its HTML, so a long or hostile section never holds the
+ * server's request thread. The server keeps the results (./sections.ts); the worker keeps nothing
+ * but the pipeline's own small caches (grammars, drawings).
+ */
+parentPort?.on("message", ({ id, markdown, options }: ToSectionWorker) => {
+  const html = renderSectionNow(markdown, options);
+  parentPort?.postMessage({ id, html } satisfies FromSectionWorker);
+});
