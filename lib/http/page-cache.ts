@@ -10,6 +10,7 @@ import { sessionSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/env";
 import { commitNonce } from "./csp";
 import { directHandler } from "./direct";
+import { pageCacheUrl } from "./page-query";
 import { etagFor, originVary, requestOrigin } from "./origin";
 import { withSecurityHeaders } from "./security-headers";
 
@@ -137,11 +138,12 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
     renderAhead(commit);
   }
   const origin = requestOrigin(request.headers);
-  const url = `${request.nextUrl.pathname}${request.nextUrl.search}`;
+  // Only the parameters the page reads (./page-query.ts): `?q=anything` on a note is the note.
+  const url = pageCacheUrl(request.nextUrl.pathname, request.nextUrl.searchParams);
   const etag = etagFor(commit, `page.${createHash("sha256").update(url).digest("hex").slice(0, 12)}`, origin);
   const vary = ["Accept-Encoding", "Accept", originVary()].filter(Boolean).join(", ");
   const key = keyOf(kind, origin, url);
-  if (!request.nextUrl.search && AHEAD.test(request.nextUrl.pathname)) rememberAhead(s, key, askOf(request, kind));
+  if (url === request.nextUrl.pathname && AHEAD.test(url)) rememberAhead(s, key, askOf(request, kind, url));
   let entry = s.pages.get(key);
   // Not in memory: a previous run of this build may have kept it for this very commit (a restart).
   if (!entry) {
@@ -163,7 +165,7 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
       s.asked.add(key);
       return answerDirectly(request);
     }
-    const filling = fillOnce(s, askOf(request, kind), commit, key);
+    const filling = fillOnce(s, askOf(request, kind, url), commit, key);
     if (filling) await filling;
     if (s.commit === commit) entry = s.pages.get(key);
   }
@@ -243,14 +245,15 @@ function count(s: State, kind: Kind): number {
   return n;
 }
 
-/** The URL and headers that render `request`'s page again. */
-function askOf(request: NextRequest, kind: Kind): Ask {
+/** The URL (path and the parameters the page reads) and headers that render `request`'s page again. */
+function askOf(request: NextRequest, kind: Kind, url: string): Ask {
   const headers: Record<string, string> = {};
   for (const name of ["host", "x-forwarded-host", "x-forwarded-proto", "accept", "accept-language"]) {
     const v = request.headers.get(name);
     if (v) headers[name] = v;
   }
-  return { kind, path: request.nextUrl.pathname, search: request.nextUrl.search, headers };
+  const query = url.indexOf("?");
+  return { kind, path: request.nextUrl.pathname, search: query < 0 ? "" : url.slice(query), headers };
 }
 
 function rememberAhead(s: State, key: string, ask: Ask): void {
