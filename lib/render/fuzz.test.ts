@@ -5,7 +5,9 @@ import { SECTIONS, type NoteInput } from "@/lib/notes/schema";
 import { diagramSize } from "@/lib/rules/diagrams";
 import { liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";
 import { DIAGRAM_TIME_LIMIT_MS } from "./diagrams";
-import { renderMarkdown } from "./markdown";
+import { markdownToText } from "@/lib/agents/plain-text";
+import { markdownIsSafe, sectionShapeProblems } from "@/lib/notes/section-shape";
+import { renderMarkdown, renderSectionNow } from "./markdown";
 import { markdownToPlainText } from "./plain-text";
 
 /**
@@ -189,4 +191,53 @@ describe("note files full of hostile text", () => {
       { numRuns: RUNS },
     );
   });
+});
+
+/**
+ * Issue 32: deep nesting, long code and piles of marks, the shapes that overflowed the stack or held
+ * the server for seconds to minutes. Every reader of section text (the page's HTML, search's plain
+ * text, agents' text) answers within a bound, never throws, and stays inert; what a save accepts is
+ * what the parser is handed. The bound is generous (a loaded 2-core machine); today a section takes
+ * at most about a second of highlighting and a fraction of one of parsing.
+ */
+describe("sections of hostile shape", () => {
+  const TIME_BOUND_MS = 10_000;
+  const container = fc.constantFrom("> ", ">", "- ", "* ", "1. ", "2) ", "  ", "> - ", "    ", "\t");
+  const nested = fc.tuple(fc.array(container, { maxLength: 400 }), text).map(([prefix, t]) => prefix.join("") + t);
+  const nestedLines = fc.array(nested, { maxLength: 40 }).map((lines) => lines.join("\n"));
+  const codeLine = fc.constantFrom(
+    "template <class T> struct S : B<T> { int x; };",
+    'auto v = f("x\\"y", R"(raw)"); // c',
+    "def f(x): return [x for x in y]",
+    "",
+    "x".repeat(1500),
+  );
+  const longCode = fc
+    .tuple(fc.constantFrom("cpp", "ts", "python", "rust", "text", ""), fc.array(codeLine, { minLength: 1, maxLength: 900 }))
+    .map(([lang, lines]) => `\`\`\`${lang}\n${lines.join("\n")}\n\`\`\``);
+  const marks = fc
+    .tuple(fc.constantFrom("*a", "[", "_", "[^1]", "~~", "<", "|", "**a ", "[x](", "![", "> x\n\n", "- x\n"), fc.integer({ min: 1, max: 3000 }))
+    .map(([m, n]) => m.repeat(n));
+  const hostile = fc.array(fc.oneof(nestedLines, longCode, marks, text), { minLength: 1, maxLength: 4 }).map((parts) => parts.join("\n\n"));
+
+  function expectBounded(markdown: string) {
+    const started = performance.now();
+    const html = renderSectionNow(markdown, { idPrefix: "fuzz", linkable: new Set(["AFN-001"]) });
+    markdownToPlainText(markdown);
+    markdownToText(markdown);
+    const took = performance.now() - started;
+    expect(took, `${markdown.length} characters: ${JSON.stringify(markdown.slice(0, 120))}`).toBeLessThan(TIME_BOUND_MS);
+    expect(liveMarkup(html)).toEqual([]);
+    // A section the save accepts is laid out by the parser, not shown as plain text.
+    if (sectionShapeProblems("Notes", markdown).length === 0) expect(markdownIsSafe(markdown)).toBe(true);
+  }
+
+  it("the issue's own: 3,000 `>`, 90 KB of `[`, a 29 KB C++ block, 45,000 `*a`", () => {
+    const cpp = "```cpp\n" + '  auto v = std::make_unique<Foo<int, std::string>>(/* c */ 1, R"(raw)");\n'.repeat(400) + "```";
+    for (const markdown of [">".repeat(3000), "[".repeat(90_000), cpp, "*a".repeat(45_000), "> x\n\n".repeat(3200)]) expectBounded(markdown);
+  }, 120_000);
+
+  it("any nesting, code length and pile of marks: bounded, never thrown, inert", () => {
+    fc.assert(fc.property(hostile, expectBounded), { numRuns: 40 });
+  }, 600_000);
 });
