@@ -7,7 +7,7 @@ import { liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";
 import { DIAGRAM_TIME_LIMIT_MS } from "./diagrams";
 import { markdownToText } from "@/lib/agents/plain-text";
 import { markdownIsSafe, sectionShapeProblems } from "@/lib/notes/section-shape";
-import { renderMarkdown, renderSectionNow } from "./markdown";
+import { renderMarkdown, renderSectionNow, sectionKey } from "./markdown";
 import { markdownToPlainText } from "./plain-text";
 
 /**
@@ -180,6 +180,18 @@ describe("note files full of hostile text", () => {
     expect(drawn, "some generated diagrams are drawn").toBeGreaterThan(0);
     expect(refused, "some are refused for their size").toBeGreaterThan(0);
   }, 300_000);
+
+  it("a section whose kept HTML the page and the feed share (one key for both id prefixes) renders the same with either", () => {
+    const linked = fc.constantFrom("[a](#top)", "[b]: #x\n\n[b]", "[^1]\n\n[^1]: note", "```mermaid\nflowchart LR\n  A --> B\n```", "#define X 1", "## h", "");
+    fc.assert(
+      fc.property(text, linked, text, (a, l, b) => {
+        const markdown = `${a}\n\n${l}\n\n${b}`;
+        if (sectionKey(markdown, { idPrefix: "decision" }) !== sectionKey(markdown, { idPrefix: "AFN-042-decision" })) return;
+        expect(renderSectionNow(markdown, { idPrefix: "AFN-042-decision" })).toBe(renderSectionNow(markdown, { idPrefix: "decision" }));
+      }),
+      { numRuns: RUNS },
+    );
+  });
 
   it("sections of hand-written files render inert, whatever the parser made of the file", () => {
     fc.assert(

@@ -42,6 +42,8 @@ const KEY = Symbol.for("field-notes.section-html");
 type SectionCache = { entries: Map<string, string>; chars: number; renders: number };
 const holder = globalThis as typeof globalThis & { [KEY]?: SectionCache };
 const cache = (): SectionCache => (holder[KEY] ??= { entries: new Map(), chars: 0, renders: 0 });
+// Footnotes, diagrams, and links to "#…" (inline or by definition): what the id prefix reaches.
+const PREFIXED = /\[\^|mermaid|\]\(\s*<?#|\]:\s*<?#/i;
 const ANY_ID = new RegExp(NOTE_ID.source.slice(1, -1), "g");
 
 /** How many sections this process has rendered (not answered from the cache): a test counts them. */
@@ -52,7 +54,10 @@ export function sectionKey(markdown: string, options: RenderOptions = {}): strin
   const mentions = markdown.match(ANY_ID) ?? [];
   const linked = options.linkable ? mentions.filter((id) => options.linkable?.has(id)).join(",") : "*";
   const sized = options.images ? [...options.images].map(([p, s]) => `${p}=${s.width}x${s.height}`).join(",") : "";
-  return `${options.idPrefix ?? ""}\0${linked}\0${sized}\0${markdown}`;
+  // The id prefix reaches the HTML only through footnotes, diagrams and "#…" links: the note
+  // page and the feed, which prefix differently, share every other section.
+  const prefix = PREFIXED.test(markdown) ? (options.idPrefix ?? "") : "*";
+  return `${prefix}\0${linked}\0${sized}\0${markdown}`;
 }
 
 /** The kept HTML of a section's key, or undefined. */

@@ -118,12 +118,14 @@ describe("sections rendered in the worker thread", () => {
     }
   }, 120_000);
 
-  it("keeps a long section once rendered: the same text asked again is not rendered again", async () => {
+  it("keeps a long section once rendered: the same text asked again, by another page or the feed, is not rendered again", async () => {
     const long = heavy(9) + "\n\n" + "Words. ".repeat(4000);
     expect(long.length).toBeGreaterThan(20_000);
     const first = await renderSection(long, { idPrefix: "long" });
     const renders = sectionRenders();
     expect(await renderSection(long, { idPrefix: "long" })).toBe(first);
+    // The feed prefixes ids with the note's id: a section with no footnote, diagram or "#" link is shared.
+    expect(await renderSection(long, { idPrefix: "AFN-001-long" })).toBe(first);
     expect(sectionRenders()).toBe(renders);
   }, 60_000);
 });
