@@ -2,7 +2,8 @@ import type { Element, Root as HastRoot } from "hast";
 import type { Heading, Html, Nodes, Root } from "mdast";
 import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
-import type { PluggableList } from "unified";
+import type { PluggableList, Processor } from "unified";
+import { markdownIsSafe } from "@/lib/notes/section-shape";
 import { rehypeDiagrams, type DrawDiagram } from "./diagram-svg";
 import { rehypeNoteImages, type ImageSizes } from "./images";
 import { remarkNoteMentions } from "./mentions";
@@ -18,7 +19,7 @@ import { remarkNoteMentions } from "./mentions";
  * and turns Markdown into HTML with react-markdown) runs exactly the public pages' rules.
  */
 export function sectionRemarkPlugins(options: { linkable?: ReadonlySet<string> } = {}): PluggableList {
-  return [remarkGfm, remarkHtmlAsText, remarkSectionHeadings, [remarkNoteMentions, { linkable: options.linkable }]];
+  return [remarkShapeGuard, remarkGfm, remarkHtmlAsText, remarkSectionHeadings, [remarkNoteMentions, { linkable: options.linkable }]];
 }
 
 /** Ids are prefixed once, by rehype-sanitize, not also by remark-rehype. */
@@ -41,6 +42,18 @@ export function sectionRehypePlugins(prefix: string, renderers: SectionRenderers
     [rehypeNoteImages, { sizes: renderers.images }],
     [rehypeLinks, { prefix }],
   ];
+}
+
+/**
+ * Text of a shape the parser cannot be trusted with (lib/notes/section-shape.ts: nesting past 32
+ * levels, piles of marks, thousands of blocks) is never parsed: it becomes one plain code block. The
+ * server checks before it renders (./markdown.ts, with a notice); this keeps the studio's preview,
+ * which parses inside react-markdown, from overflowing the browser's stack while an author types.
+ */
+function remarkShapeGuard(this: Processor) {
+  const parse = this.parser;
+  if (!parse) return;
+  this.parser = (document, file) => (markdownIsSafe(document) ? parse(document, file) : { type: "root", children: [{ type: "code", value: document }] });
 }
 
 /** `<b>`, `Vec<T>` and `<script>` alike read as typed: the source is shown, nothing is interpreted. */

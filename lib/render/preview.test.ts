@@ -26,6 +26,13 @@ describe("studio preview", () => {
 });
 
 describe("studio preview: the public pages' rules", () => {
+  it("shows text nested past the limit as plain code instead of overflowing the stack (issue 32, finding 3)", () => {
+    const html = preview(">".repeat(3000));
+    expect(html).toContain("<pre");
+    expect(html).toContain("&gt;".repeat(50));
+    expect(html).not.toContain("<blockquote");
+  });
+
   it("shows data: and vbscript: links as text, never as anchors with that target", () => {
     const html = preview("[a](data:text/html,<b>x</b>) [b](vbscript:msgbox(1)) [c](DATA:text/html,x) [d](javascript:alert(1))");
     expect(html).not.toMatch(/href="(?:data|vbscript|javascript):/i);
