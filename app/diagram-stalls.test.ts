@@ -23,7 +23,7 @@ type Handler = (request: Request) => Promise<Response> | Response;
 let feed: Handler;
 let llms: Handler;
 let render: typeof import("@/lib/render/diagrams");
-let renderSection: typeof import("@/lib/render/section").renderSection;
+let renderSection: typeof import("@/lib/render/sections").renderSection;
 
 const fan = (k: number) =>
   `flowchart LR\n${Array.from({ length: k }, (_, i) => `a${i}`).join(" & ")} --> ${Array.from({ length: k }, (_, i) => `b${i}`).join(" & ")}`;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   feed = (await import("@/app/feed.xml/route")).GET;
   llms = (await import("@/app/llms.txt/route")).GET as Handler;
   render = await import("@/lib/render/diagrams");
-  renderSection = (await import("@/lib/render/section")).renderSection;
+  renderSection = (await import("@/lib/render/sections")).renderSection;
   const { getContentStore } = await import("@/lib/working-copy/content-store");
   const { git, noteFile, tempDir } = await import("@/lib/store/testing");
   await getContentStore(); // creates and seeds the repository

@@ -9,7 +9,7 @@ import { DIAGRAM_LIMITS } from "@/lib/rules/diagrams";
 import { safeDiagramSvg } from "./diagram-svg";
 import { drawDiagram } from "./diagrams";
 import { renderMarkdown } from "./markdown";
-import { renderSection } from "./section";
+import { renderSection } from "./sections";
 
 /** ```mermaid blocks drawn on the server as inline SVG, or shown as source with the reason. */
 

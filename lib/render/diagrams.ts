@@ -152,7 +152,7 @@ export function drawDiagram(source: string): DiagramResult {
   const s = state();
   if (!s.warned && diagramWorker() && !refusedBeforeDrawing(source)) {
     s.warned = true;
-    console.warn("a Mermaid diagram was laid out in the request thread: render sections with renderSection (lib/render/section.ts)");
+    console.warn("a Mermaid diagram was laid out in the request thread: render sections with renderSection (lib/render/sections.ts)");
   }
   return remember(key, drawWith(renderMermaidSVG, source));
 }

@@ -1,4 +1,5 @@
 import { parentPort } from "node:worker_threads";
+import { withDrawings } from "./diagrams";
 import { renderSectionNow } from "./markdown";
 import type { FromSectionWorker, ToSectionWorker } from "./section-worker-protocol";
 
@@ -8,7 +9,8 @@ import type { FromSectionWorker, ToSectionWorker } from "./section-worker-protoc
  * server's request thread. The server keeps the results (./sections.ts); the worker keeps nothing
  * but the pipeline's own small caches (grammars, drawings).
  */
-parentPort?.on("message", ({ id, markdown, options }: ToSectionWorker) => {
-  const html = renderSectionNow(markdown, options);
+parentPort?.on("message", ({ id, markdown, options, drawings }: ToSectionWorker) => {
+  // The diagrams were drawn by the diagram worker, under its time limit; this thread only places them.
+  const html = drawings ? withDrawings(new Map(drawings), () => renderSectionNow(markdown, options)) : renderSectionNow(markdown, options);
   parentPort?.postMessage({ id, html } satisfies FromSectionWorker);
 });

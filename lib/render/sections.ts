@@ -1,5 +1,8 @@
 import { isMainThread, Worker } from "node:worker_threads";
 import { keepSection, keptSection, plainSection, renderMarkdown, sectionKey, type RenderOptions } from "./markdown";
+import { mermaidBlocks } from "@/lib/rules/diagrams";
+import type { DiagramResult } from "./diagram-svg";
+import { drawDiagrams, withDrawings } from "./diagrams";
 import type { FromSectionWorker, ToSectionWorker } from "./section-worker-protocol";
 
 /**
@@ -15,7 +18,8 @@ import type { FromSectionWorker, ToSectionWorker } from "./section-worker-protoc
 
 export const RENDER_TIME_LIMIT_MS = 15_000;
 
-type Job = { id: number; markdown: string; options: RenderOptions; resolve: (html: string) => void };
+type Drawings = ReadonlyMap<string, DiagramResult>;
+type Job = { id: number; markdown: string; options: RenderOptions; drawings: Drawings | undefined; resolve: (html: string) => void };
 type State = { pool: SectionWorker | null | undefined; inFlight: Map<string, Promise<string>> };
 const KEY = Symbol.for("field-notes.section-worker");
 const holder = globalThis as typeof globalThis & { [KEY]?: State };
@@ -43,21 +47,29 @@ export function startSectionWorker(spawn: (() => Worker) | null, limitMs = RENDE
   return (state().pool = spawn ? new SectionWorker(spawn, limitMs) : null);
 }
 
-/** A section's HTML (see renderMarkdown for what it depends on), rendered off this thread when it can be. */
-export function renderSection(markdown: string, options: RenderOptions = {}): Promise<string> {
+/**
+ * A section's HTML (see renderMarkdown for what it depends on), rendered off this thread when it can
+ * be. Its ```mermaid blocks are drawn first, each in the diagram worker with its own time limit
+ * (./diagrams.ts), and handed to the render: a layout that runs long shows that diagram's source and
+ * reason, not the whole section as plain text.
+ */
+export async function renderSection(markdown: string, options: RenderOptions = {}): Promise<string> {
   const key = sectionKey(markdown, options);
   const hit = keptSection(key);
-  if (hit !== undefined) return Promise.resolve(hit);
+  if (hit !== undefined) return hit;
+  const sources = diagramSources(markdown);
+  const drawings = sources.length ? await drawDiagrams(sources) : undefined;
+  const here = () => (drawings ? withDrawings(drawings, () => renderMarkdown(markdown, options)) : renderMarkdown(markdown, options));
   const worker = sectionWorker();
-  if (!worker) return Promise.resolve(renderMarkdown(markdown, options));
+  if (!worker) return here();
   const s = state();
   let pending = s.inFlight.get(key);
   if (!pending) {
     // Only the mentions this section makes travel, not every linkable id of the archive.
     const linkable = options.linkable ? new Set((markdown.match(/[A-Z][A-Z0-9]*-\d{3,}/g) ?? []).filter((id) => options.linkable?.has(id))) : undefined;
     pending = worker
-      .render(markdown, { ...options, linkable })
-      .catch(() => renderMarkdown(markdown, options))
+      .render(markdown, { ...options, linkable }, drawings)
+      .catch(() => here())
       .then((html) => {
         keepSection(key, html);
         return html;
@@ -66,6 +78,22 @@ export function renderSection(markdown: string, options: RenderOptions = {}): Pr
     s.inFlight.set(key, pending);
   }
   return pending;
+}
+
+// Finding the blocks parses the section; pages and the feed render the same sections again and again.
+const SOURCES_KEPT = 500;
+const sourcesOf = new Map<string, string[]>();
+
+function diagramSources(markdown: string): string[] {
+  // No fence, no diagram: answered without the parser, and not kept.
+  if (!markdown.includes("```") && !markdown.includes("~~~")) return [];
+  let sources = sourcesOf.get(markdown);
+  if (!sources) {
+    sources = mermaidBlocks(markdown).map((b) => b.source);
+    sourcesOf.set(markdown, sources);
+    if (sourcesOf.size > SOURCES_KEPT) sourcesOf.delete(sourcesOf.keys().next().value as string);
+  }
+  return sources;
 }
 
 /** One worker, one section at a time, each given RENDER_TIME_LIMIT_MS; a worker that overruns is replaced. */
@@ -84,10 +112,10 @@ export class SectionWorker {
     this.worker = this.start();
   }
 
-  render(markdown: string, options: RenderOptions): Promise<string> {
+  render(markdown: string, options: RenderOptions, drawings?: Drawings): Promise<string> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve) => {
-      this.queue.push({ id: this.next++, markdown, options, resolve });
+      this.queue.push({ id: this.next++, markdown, options, drawings, resolve });
       this.pump();
     });
   }
@@ -121,7 +149,8 @@ export class SectionWorker {
     if (!job) return;
     this.current = job;
     this.timer = setTimeout(() => this.overrun(), this.limitMs);
-    this.worker.postMessage({ id: job.id, markdown: job.markdown, options: job.options } satisfies ToSectionWorker);
+    const drawings = job.drawings ? [...job.drawings] : undefined;
+    this.worker.postMessage({ id: job.id, markdown: job.markdown, options: job.options, drawings } satisfies ToSectionWorker);
   }
 
   private finish(html: string): void {
