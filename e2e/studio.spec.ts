@@ -66,6 +66,29 @@ test("an author writes a note, meets field errors and a policy finding, fixes th
   expect(git("log", "-1", "--format=%an|%s", `refs/heads/drafts/${id}`)).toBe(`e2e-author|${id}: edit Notes`);
 });
 
+test("the toolbar adds a code block, a table and a diagram, and the preview shows them as the page will", async ({ page }) => {
+  await signIn(page, AUTHOR);
+  await createNote(page);
+  const field = section(page, "Notes");
+  await field.fill("Selected words");
+  await field.selectText();
+  await page.getByRole("button", { name: "Code block in Notes (Ctrl+Shift+J)" }).click();
+  await expect(field).toHaveValue("```\nSelected words\n```");
+  await field.press("Control+End");
+  await page.getByRole("button", { name: "Add a table to Notes" }).click();
+  await field.press("Control+End");
+  await page.getByRole("button", { name: "Add a diagram to Notes" }).click();
+  const text = await field.inputValue();
+  expect(text).toContain("| Header | Header |");
+  expect(text).toMatch(/```mermaid\nflowchart LR\n/);
+  const group = page.getByRole("group", { name: "Notes: write or preview" });
+  await group.getByRole("button", { name: "Preview" }).click();
+  const preview = group.locator("xpath=..").locator(".wmde-markdown");
+  await expect(preview.locator("pre code").first()).toHaveText("Selected words");
+  await expect(preview.locator("table th").first()).toHaveText("Header");
+  await expect(preview.locator("figure.diagram > svg")).toHaveCount(1);
+});
+
 test("a second tab saves first: the first tab gets both versions side by side and keeps its text", async ({ page, context }) => {
   await signIn(page, AUTHOR);
   const id = await createNote(page);
