@@ -2,7 +2,8 @@ import YAML, { isCollection, isNode, isScalar, visit, type Document, type YAMLEr
 import type { z } from "zod";
 import { readCanonicalFrontMatter } from "./front-matter-fast";
 import { demoteQuietHeadings, reservedHeadingMessage } from "./section-headings";
-import { fenceStep, normalizeSection, noteSchema, SECTIONS, type Note, type NoteInput, type SectionKey, type Sections } from "./schema";
+import { fenceStep } from "./fences";
+import { normalizeSection, noteSchema, SECTIONS, type Note, type NoteInput, type SectionKey, type Sections } from "./schema";
 
 /**
  * The note file: YAML front matter between `---` lines, then the fixed level-2 sections.

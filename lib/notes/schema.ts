@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fenceStep } from "./fences";
 import { reservedHeadingMessage, reservedHeadings } from "./section-headings";
 
 /**
@@ -74,19 +75,6 @@ export function sectionSchema(heading: string) {
     .refine((s) => scanSection(s).unclosedFence === null, {
       message: `${heading} has a code block (\`\`\` or ~~~) that is never closed`,
     });
-}
-
-/**
- * Code fences hide headings. `fenceStep` is the one place that tracks them, so the schema and the
- * file parser agree on where a section ends.
- */
-export function fenceStep(fence: string | null, line: string): { fence: string | null; isFence: boolean } {
-  const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-  if (!f) return { fence, isFence: false };
-  const marker = f[1] ?? "";
-  if (fence === null) return { fence: marker, isFence: true };
-  const closes = marker[0] === fence[0] && marker.length >= fence.length && /^ {0,3}[`~]+[ \t]*$/.test(line);
-  return { fence: closes ? null : fence, isFence: true };
 }
 
 /** 1-based lines (within the section) of the first reserved heading and of an unclosed fence. */

@@ -1,3 +1,4 @@
+import { fenceStep } from "./fences";
 /**
  * Shapes of section text the Markdown parser cannot be trusted with, found by one linear pass over
  * the lines, without parsing. The parser (micromark, and the recursive tree walkers after it) needs
@@ -45,19 +46,6 @@ export type SectionShape = {
   /** The first line holding U+2028, U+2029 or U+0085, or null. */
   separatorLine: number | null;
 };
-
-/**
- * Code fences, as ./schema.ts `fenceStep` tracks them (not imported: the schema reaches this module
- * through ./section-headings.ts).
- */
-function fenceStep(fence: string | null, line: string): { fence: string | null; isFence: boolean } {
-  const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-  if (!f) return { fence, isFence: false };
-  const marker = f[1] ?? "";
-  if (fence === null) return { fence: marker, isFence: true };
-  const closes = marker[0] === fence[0] && marker.length >= fence.length && /^ {0,3}[`~]+[ \t]*$/.test(line);
-  return { fence: closes ? null : fence, isFence: true };
-}
 
 /** The section's shape in one pass over its lines (code fences skipped). */
 export function sectionShape(markdown: string): SectionShape {

@@ -1,4 +1,4 @@
-import { fenceStep } from "@/lib/notes/schema";
+import { fenceStep } from "@/lib/notes/fences";
 import type { PolicyRule } from "./archive-policy";
 
 /**
