@@ -66,7 +66,7 @@ describe("password sign-in", () => {
 
   it("signs in with the right password and says the same thing for a wrong password and an unknown account", async () => {
     const { signIn } = harness();
-    expect(await signIn({ name: "Alice", password: OWNER.password, address: "10.0.0.1" })).toEqual({ name: "alice" });
+    expect(await signIn({ name: "Alice", password: OWNER.password, address: "10.0.0.1" })).toEqual({ name: "alice", sessionKey: expect.any(String) });
     await expect(signIn({ name: "alice", password: "nope nope nope", address: "10.0.0.1" })).rejects.toThrow(WRONG_CREDENTIALS);
     await expect(signIn({ name: "mallory", password: "nope nope nope", address: "10.0.0.1" })).rejects.toThrow(WRONG_CREDENTIALS);
   });
@@ -80,9 +80,9 @@ describe("password sign-in", () => {
     await expect(signIn({ name: "alice", password: OWNER.password, address: "10.9.9.9" })).rejects.toThrow("too many failed sign-ins; try again in 15 seconds");
     expect(log.at(-1)).toMatch(/^sign-in refused: account "alice" from 10\.9\.9\.9, 5 failures on the account, 0 from the address; may try again in 15 s$/);
     // Another account is not affected.
-    expect(await signIn({ name: "bob", password: "bob's long password", address: "10.9.9.9" })).toEqual({ name: "bob" });
+    expect(await signIn({ name: "bob", password: "bob's long password", address: "10.9.9.9" })).toEqual({ name: "bob", sessionKey: expect.any(String) });
     clock.now += ACCOUNT_BACKOFF.baseMs;
-    expect(await signIn({ name: "alice", password: OWNER.password, address: "10.9.9.9" })).toEqual({ name: "alice" });
+    expect(await signIn({ name: "alice", password: OWNER.password, address: "10.9.9.9" })).toEqual({ name: "alice", sessionKey: expect.any(String) });
   });
 
   it("after a long attack on the owner's account from one place with rotating forged addresses, the owner signs in from a clean address within the account's cap", async () => {
@@ -113,7 +113,7 @@ describe("password sign-in", () => {
     let waited = 0;
     for (;;) {
       try {
-        expect(await signIn({ name: "alice", password: OWNER.password, address: owner })).toEqual({ name: "alice" });
+        expect(await signIn({ name: "alice", password: OWNER.password, address: owner })).toEqual({ name: "alice", sessionKey: expect.any(String) });
         break;
       } catch (e) {
         expect((e as Error).message).toMatch(/^too many failed sign-ins; try again in \d+ seconds?$/);
@@ -136,9 +136,9 @@ describe("password sign-in", () => {
     await expect(signIn({ name: "bob", password: "bob's long password", address: "192.0.2.7" })).rejects.toThrow(
       "too many failed sign-ins; try again in 15 seconds",
     );
-    expect(await signIn({ name: "bob", password: "bob's long password", address: "192.0.2.8" })).toEqual({ name: "bob" });
+    expect(await signIn({ name: "bob", password: "bob's long password", address: "192.0.2.8" })).toEqual({ name: "bob", sessionKey: expect.any(String) });
     clock.now += ADDRESS_BACKOFF.baseMs;
-    expect(await signIn({ name: "bob", password: "bob's long password", address: "192.0.2.7" })).toEqual({ name: "bob" });
+    expect(await signIn({ name: "bob", password: "bob's long password", address: "192.0.2.7" })).toEqual({ name: "bob", sessionKey: expect.any(String) });
     // A success does not wipe the address's record: one more failure doubles its wait.
     await expect(signIn({ name: "user-x", password: "guess guess guess", address: "192.0.2.7" })).rejects.toThrow(WRONG_CREDENTIALS);
     await expect(signIn({ name: "bob", password: "bob's long password", address: "192.0.2.7" })).rejects.toThrow(
@@ -154,6 +154,6 @@ describe("password sign-in", () => {
       );
     }
     await expect(signIn({ name: "bob", password: "bob's long password", address: "2001:db8:1:2:ffff::1" })).rejects.toThrow(/too many failed sign-ins/);
-    expect(await signIn({ name: "bob", password: "bob's long password", address: "2001:db8:1:3::1" })).toEqual({ name: "bob" });
+    expect(await signIn({ name: "bob", password: "bob's long password", address: "2001:db8:1:3::1" })).toEqual({ name: "bob", sessionKey: expect.any(String) });
   });
 });
