@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { parseHostPort } from "./http/host-port";
 import { trustEntryProblem } from "./auth/client-address";
+import { webhookConfigOf, webhookEnvSchema, WEBHOOK_ENV_KEYS, type WebhookConfig } from "./webhooks/config";
 import { authEnvSchema, authConfigOf, AUTH_ENV_KEYS, SECRET_ENV_KEYS, type AuthConfig } from "./env-auth";
 
 /**
@@ -68,6 +69,7 @@ const schema = z.object({
     .min(1, "must be at least 1: a verified note is always approved by someone")
     .max(9, "must be at most 9")
     .optional(),
+  ...webhookEnvSchema.shape,
   ...authEnvSchema.shape,
 });
 
@@ -87,6 +89,8 @@ export type AppConfig = {
   /** Approvals a promotion or a verified change needs (REVIEW_APPROVALS, default 1). */
   reviewApprovals: number;
   auth: AuthConfig;
+  /** Outgoing webhooks set by environment (WEBHOOK_URLS, WEBHOOK_SECRET, WEBHOOK_TIMEOUT_SECONDS). */
+  webhooks: WebhookConfig;
 };
 
 let cached: AppConfig | null = null;
@@ -103,7 +107,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const result = schema.safeParse(present);
   if (!result.success) {
-    const got = (key: string) => (SECRET_ENV_KEYS.has(key) ? "a hidden value" : `"${present[key]}"`);
+    const got = (key: string) => (SECRET_ENV_KEYS.has(key) || key === "WEBHOOK_SECRET" ? "a hidden value" : `"${present[key]}"`);
     const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got ${got(String(i.path[0]))})`);
     // Report the sign-in variables' combinations too, so one start-up names every bad variable.
     const auth = authConfigOf(present);
@@ -114,6 +118,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   const siteUrl = result.data.SITE_URL?.replace(/\/+$/, "") ?? null;
   const auth = authConfigOf(result.data);
   if (!auth.ok) throw new ConfigError(auth.problems);
+  const webhooks = webhookConfigOf(result.data);
+  if (!webhooks.ok) throw new ConfigError(webhooks.problems);
   return {
     dataDir,
     contentRepo,
@@ -123,6 +129,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     heapGrowingPercent: result.data.HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT,
     reviewApprovals: result.data.REVIEW_APPROVALS ?? 1,
     auth: auth.config,
+    webhooks: webhooks.config,
   };
 }
 
@@ -136,6 +143,7 @@ export function config(): AppConfig {
     TRUST_PROXY: process.env.TRUST_PROXY,
     HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT,
     REVIEW_APPROVALS: process.env.REVIEW_APPROVALS,
+    ...Object.fromEntries(WEBHOOK_ENV_KEYS.map((k) => [k, process.env[k]])),
     ...Object.fromEntries(AUTH_ENV_KEYS.map((k) => [k, process.env[k]])),
   });
   return cached;

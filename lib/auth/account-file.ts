@@ -3,6 +3,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { DEFAULT_BRANCH, openMirror, RefConflictError, remoteConfig, type ContentStore } from "@/lib/store";
+import { subscriptionSchema } from "@/lib/webhooks/subscription";
 
 /**
  * Accounts live in one JSON document (never in the content repository): names, roles, password
@@ -43,6 +44,8 @@ const fileSchema = z.object({
   accounts: z.array(accountSchema),
   /** The same, for allow-listed OAuth identities (which have no account): identity id → epoch. */
   identitySessionEpochs: z.record(z.string(), z.string()).optional(),
+  /** Outgoing webhooks authors added in the studio (lib/webhooks/subscriptions.ts), secrets included. */
+  webhooks: z.array(subscriptionSchema).optional(),
 });
 
 export type StoredToken = z.infer<typeof tokenSchema>;

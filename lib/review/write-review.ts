@@ -9,6 +9,7 @@ import type { ReviewRecord } from "./records";
 import { appendRecord, newRecordId } from "./review-log";
 import { reviewOf, type ReviewView } from "./read-review";
 import type { ReviewTarget } from "./review-target";
+import { announce } from "@/lib/webhooks/announce";
 
 /**
  * The one road every review action takes: find the note (404 if none), read the review at the head
@@ -49,6 +50,15 @@ export async function writeReview(
     },
     target.reviewHead,
   );
+  await announce({
+    kind: "review",
+    actor: { id: actor.id, name: actor.name },
+    commit: head,
+    noteId: id,
+    note: target.currentNote,
+    published: target.copy.onMain != null,
+    record,
+  });
   // The answer is the review at the commit this write made (the target was read before it).
   return { record, review: await reviewOf({ ...target, reviewHead: head }) };
 }

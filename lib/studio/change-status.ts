@@ -18,6 +18,7 @@ import { viewOf, type NoteView } from "./note-view";
 import { unmetOf, whereOf } from "./refusal";
 import { draftRef, notePath } from "./refs";
 import { validNote } from "./save-draft";
+import { announce } from "@/lib/webhooks/announce";
 
 /**
  * A status change ("Propose as hypothesis", "Retract…"): judged by the acceptance function against
@@ -77,5 +78,6 @@ export async function changeStatus(actor: StudioActor, id: string, request: Chan
     if (e instanceof RefConflictError) throw await staleRevision(await loadNoteContext(id, store), request.revision, { to: request.to });
     throw e;
   }
+  await announce({ kind: "status-change", actor: { id: actor.id, name: actor.name }, commit: commit.commit, before, after: note, reason: request.reason });
   return viewOf(await afterDraftCommit(ctx, commit));
 }

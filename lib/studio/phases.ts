@@ -11,6 +11,7 @@ import { RefConflictError } from "@/lib/store";
 import type { Oid } from "@/lib/store/types";
 import type { ClosePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
 import { MAIN_REF, noMain } from "./refs";
+import { announce } from "@/lib/webhooks/announce";
 
 /**
  * Phases in the studio: each with its published notes and decision delta, and the two changes a
@@ -65,7 +66,7 @@ export async function listPhases(actor: StudioActor): Promise<{ commit: Oid; pha
 }
 
 export async function closePhase(actor: StudioActor, slug: string, request: ClosePhaseRequest) {
-  return changePhase(actor, slug, async (phase, facts) => {
+  const closed = await changePhase(actor, slug, async (phase, facts) => {
     const next = proposeClose({ phase, notes: facts, actor, today: today(), noDeltaWhy: request.noDeltaWhy });
     const verdict = await acceptWrite({ kind: "phase-close", before: phase, after: next, actor, context: { facts } });
     if (!verdict.allowed || !next.closeout) {
@@ -79,6 +80,8 @@ export async function closePhase(actor: StudioActor, slug: string, request: Clos
         : `Close phase ${phase.name}: no new decision delta\n\n${closeout.why}`;
     return { next, message };
   });
+  await announce({ kind: "phase-close", actor: { id: actor.id, name: actor.name }, commit: closed.commit, phase: closed.phase });
+  return closed;
 }
 
 export async function reopenPhase(actor: StudioActor, slug: string, request: ReopenPhaseRequest) {

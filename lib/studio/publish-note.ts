@@ -19,6 +19,7 @@ import { unmetOf, whereOf } from "./refusal";
 import { approvedRef } from "@/lib/working-copy/layout";
 import { draftRef, MAIN_REF, noMain, notePath } from "./refs";
 import { isFresh, type WorkingCopy } from "@/lib/working-copy/working-copy";
+import { announce } from "@/lib/webhooks/announce";
 
 /**
  * Publish: the draft's note onto main as one commit that touches only its file and its images, then the draft
@@ -112,6 +113,10 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
     // Someone saved to the draft while it was being published: their work stays on the branch.
     if (!(e instanceof RefConflictError)) throw e;
     draftKept = true;
+  }
+  if (commit) {
+    const before = ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null;
+    await announce({ kind: "publish", actor: { id: actor.id, name: actor.name }, commit, note, before });
   }
   // Main and the draft branch both moved: the answer is the note as the next request will find it.
   return { commit, draftKept, view: await viewOf(await loadNoteContext(id, store)) };
