@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WEBHOOK_SECRET_MIN, webhookUrlProblem } from "@/lib/validations/webhooks";
 
 /**
  * Outgoing webhooks set by environment: every event goes to each of WEBHOOK_URLS, signed with
@@ -14,21 +15,6 @@ export type WebhookConfig = {
   /** How long one delivery may take before it counts as failed and is retried (WEBHOOK_TIMEOUT_SECONDS, default 10). */
   timeoutMs: number;
 };
-
-export const WEBHOOK_SECRET_MIN = 16;
-
-/** A receiver's address, or why it is not one. */
-export function webhookUrlProblem(raw: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return `"${raw}" is not an absolute URL (e.g. https://chat.example.org/hooks/notes)`;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return `"${raw}" is not an http(s) URL`;
-  if (url.username || url.password) return `"${url.host}…" carries a user name or password; put the credential in the path or use the signature`;
-  return null;
-}
 
 export const webhookEnvSchema = z.object({
   WEBHOOK_URLS: z

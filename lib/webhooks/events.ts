@@ -77,7 +77,7 @@ export function eventsOf(write: CommittedWrite, site: string, at: string, id: ()
       const what = write.before ? "published a new version of" : "published";
       return [
         {
-          ...base("note.published", note, note.url, `${write.actor.name} ${what} ${named(note)} (${label}): ${link(note)}`),
+          ...base("note.published", note, note.url, `${write.actor.name} ${what} ${named(note)} as ${label}: ${link(note)}`),
           first_time: write.before === null,
           previous_status: write.before?.status ?? null,
         },
