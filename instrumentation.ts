@@ -32,6 +32,8 @@ export async function register() {
     const { startRemotes } = await import("@/lib/remote/sync");
     await startRemotes();
   }
+  // Webhook deliveries a stop interrupted go out now, not at the next write (lib/webhooks).
+  void import("@/lib/webhooks").then((m) => m.webhookOutbox()).catch((e: Error) => console.error(`webhooks: the delivery queue did not open: ${e.message}`));
   // The read model persisted by the previous run (lib/read-model) loads now, behind the first
   // requests rather than in front of one: a page kept on disk for main's commit is answered
   // meanwhile. With nothing persisted, the first request builds it, as before: a build from git

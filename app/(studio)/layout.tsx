@@ -30,6 +30,7 @@ export default async function StudioLayout({ children }: { children: ReactNode }
                   { href: "/studio", label: "Notes" },
                   { href: "/studio/reviews", label: "Reviews" },
                   { href: "/studio/phases", label: "Phases" },
+                  ...(actor.role === "author" ? [{ href: "/studio/webhooks", label: "Webhooks" }] : []),
                 ]
               : []
           }
