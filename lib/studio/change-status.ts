@@ -78,6 +78,14 @@ export async function changeStatus(actor: StudioActor, id: string, request: Chan
     if (e instanceof RefConflictError) throw await staleRevision(await loadNoteContext(id, store), request.revision, { to: request.to });
     throw e;
   }
-  await announce({ kind: "status-change", actor: { id: actor.id, name: actor.name }, commit: commit.commit, before, after: note, reason: request.reason });
+  await announce({
+    kind: "status-change",
+    actor: { id: actor.id, name: actor.name },
+    commit: commit.commit,
+    before,
+    after: note,
+    reason: request.reason,
+    published: copy.onMain != null,
+  });
   return viewOf(await afterDraftCommit(ctx, commit));
 }

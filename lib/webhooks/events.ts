@@ -18,7 +18,7 @@ export type Who = { id: string; name: string };
 /** A write that has committed, as the write path knows it. */
 export type CommittedWrite =
   | { kind: "publish"; actor: Who; commit: string; note: Note; before: Note | null }
-  | { kind: "status-change"; actor: Who; commit: string; before: Note; after: Note; reason?: string }
+  | { kind: "status-change"; actor: Who; commit: string; before: Note; after: Note; reason?: string; published: boolean }
   | { kind: "review"; actor: Who; commit: string; noteId: string; note: Note | null; published: boolean; record: ReviewRecord }
   | { kind: "phase-close"; actor: Who; commit: string; phase: Phase };
 
@@ -85,12 +85,13 @@ export function eventsOf(write: CommittedWrite, site: string, at: string, id: ()
     }
     case "status-change": {
       if (write.before.status === write.after.status) return [];
-      const note = noteRef(write.after.id, write.after, false);
+      // The public page (of the version still published) when there is one; the change itself is on the draft.
+      const note = noteRef(write.after.id, write.after, write.published);
       const from = STATUS_LABEL[write.before.status];
       const to = STATUS_LABEL[write.after.status];
       return [
         {
-          ...base("note.status_changed", note, null, `${write.actor.name} moved ${named(note)} from ${from} to ${to}: ${note.studio_url}`),
+          ...base("note.status_changed", note, note.url, `${write.actor.name} moved ${named(note)} from ${from} to ${to}: ${note.studio_url}`),
           from: write.before.status,
           to: write.after.status,
           reason: write.reason ?? null,
