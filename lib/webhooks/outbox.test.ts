@@ -98,6 +98,24 @@ describe("the webhook outbox", () => {
     expect(last!.lastError).toBe("answered 503: receiver says no");
   });
 
+  it("waits before trying again when the receivers cannot be read (a damaged accounts file), rather than spinning", async () => {
+    const dir = tempDir();
+    const r = await receiving();
+    const to: Receiver = { key: "k", url: r.url, secret: SECRET, events: [] };
+    const broken = Date.now() + 500;
+    let reads = 0;
+    const o = await outbox(dir, () => {
+      reads += 1;
+      if (reads > 1 && Date.now() < broken) throw new Error("accounts.json is not valid JSON");
+      return [to];
+    });
+    await o.enqueue([event()]);
+    await r.waitFor(1);
+    // 500 ms of failing reads at one try per 100 ms wait: a handful, not thousands.
+    expect(reads).toBeLessThan(15);
+    await expect.poll(async () => (await o.deliveries())[0]?.status).toBe("delivered");
+  });
+
   it("keeps the newest finished deliveries only", async () => {
     const dir = tempDir();
     const r = await receiving();

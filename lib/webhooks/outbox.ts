@@ -196,11 +196,17 @@ export class Outbox {
         await this.sleep(wait);
         continue;
       }
-      const done = await this.attempt(head);
-      if (this.closed) return;
-      if (done) {
-        lane.shift();
-        await this.finish(head);
+      try {
+        const done = await this.attempt(head);
+        if (this.closed) return;
+        if (done) {
+          lane.shift();
+          await this.finish(head);
+        }
+      } catch (e) {
+        // The receivers could not be read, or the disk refused the file: try again after the first wait, not at once.
+        this.options.log(`a delivery to ${head.receiver.url} could not be attempted: ${(e as Error).message}`);
+        await this.sleep(this.options.backoff.firstMs);
       }
     }
   }
