@@ -53,7 +53,8 @@ export async function commitChanges(repo: Repo, req: CommitRequest, remote?: Rem
     if (tree === (parent?.tree ?? EMPTY_TREE)) throw new NothingToCommitError(req.ref);
 
     const now = new Date();
-    const object = { tree, parents: parentOid ? [parentOid] : [], author: signatureNow(author, now), committer: signatureNow(APP_IDENTITY, now), message };
+    const authored = req.authorDate ? { ...author, ...checkDate(req.authorDate) } : signatureNow(author, now);
+    const object = { tree, parents: parentOid ? [parentOid] : [], author: authored, committer: signatureNow(APP_IDENTITY, now), message };
     const oid = await repo.db.write("commit", serializeCommit(object));
     if (remote) return pushCommit(repo, remote, req, { expected, parent: parentOid, oid, object, paths: Object.keys(req.changes), plan });
     await swapRef(repo.gitdir, req.ref, expected, oid);
@@ -108,6 +109,13 @@ async function changedPaths(repo: Repo, from: Oid, to: Oid, paths: string[]): Pr
     if ((x?.oid ?? null) !== (y?.oid ?? null)) out.push(p);
   }
   return out;
+}
+
+function checkDate(d: { seconds: number; tz: string }): { seconds: number; tz: string } {
+  if (!Number.isSafeInteger(d.seconds) || d.seconds < 0 || !/^[+-]\d{4}$/.test(d.tz)) {
+    throw new StoreRequestError(`authorDate must be whole seconds since the epoch and a timezone like +0200, not ${JSON.stringify(d)}`);
+  }
+  return { seconds: d.seconds, tz: d.tz };
 }
 
 export function checkOid(oid: Oid | null, what: string): Oid | null {

@@ -66,6 +66,11 @@ export type CommitRequest = {
    * starts from main's head. Defaults to `expected`.
    */
   parent?: Oid | null;
+  /**
+   * When the change was authored, when it is not now: an import keeps the source commit's date
+   * (seconds since the epoch, timezone as git writes it, "+0200"). The committer is always now.
+   */
+  authorDate?: { seconds: number; tz: string };
 };
 
 /** The ref moved since the caller read it: nothing was written to the ref. */

@@ -20,6 +20,16 @@ export const APPROVED_PREFIX = "refs/approved/";
  */
 export const DISCARDED_PREFIX = "refs/discarded/";
 
+/**
+ * Imports (`npm run import`): each lands on a branch of its own, never on main, until published.
+ * While one is being written its commits sit on a work ref (which travels nowhere), so a failure
+ * midway leaves every branch as it was.
+ */
+export const IMPORTS_PREFIX = "refs/heads/imports/";
+export const IMPORT_WORK_PREFIX = "refs/import-work/";
+export const importRef = (name: string) => `${IMPORTS_PREFIX}${name}`;
+export const importWorkRef = (name: string) => `${IMPORT_WORK_PREFIX}${name}`;
+
 /** What travels with the content to and from a git remote: branches (main, drafts), review records, kept approvals, discarded drafts. */
 export const CONTENT_NAMESPACES = ["refs/heads/", REVIEWS_PREFIX, APPROVED_PREFIX, DISCARDED_PREFIX];
 
