@@ -12,7 +12,7 @@ export const FORMATS = ["nygard", "madr", "log4brains", "front-matter"] as const
 export type Format = (typeof FORMATS)[number];
 
 /** A level-2 section of the record, verbatim. `line` is the heading's line in the file (1-based). */
-export type SourceSection = { heading: string; text: string; line: number };
+export type SourceSection = { heading: string; text: string; line: number; textLine: number };
 
 /** A metadata line or front-matter key the record gave (Date, Deciders, Tags, …), verbatim. */
 export type SourceField = { key: string; value: string; line: number };
@@ -173,7 +173,15 @@ function splitBody(lines: string[], start: number): { title: Line | null; preamb
   let current: { heading: string; line: number; buffer: string[] } | null = null;
   let fence: string | null = null;
   const flush = () => {
-    if (current) sections.push({ heading: current.heading, line: current.line, text: trimBlank(current.buffer.join("\n")) });
+    if (current) {
+      const blank = current.buffer.findIndex((l) => l.trim() !== "");
+      sections.push({
+        heading: current.heading,
+        line: current.line,
+        textLine: current.line + 1 + Math.max(0, blank),
+        text: trimBlank(current.buffer.join("\n")),
+      });
+    }
   };
   for (let i = start; i < lines.length; i++) {
     const l = lines[i] ?? "";
@@ -270,4 +278,24 @@ const list = (v: unknown): string[] =>
 
 function trimBlank(s: string): string {
   return s.replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, "");
+}
+
+/** A link or image the record makes to a relative path (not a URL, not an anchor, not a site path). */
+export type RelativeLink = { target: string; line: number; image: boolean };
+
+export function relativeLinks(text: string): RelativeLink[] {
+  const out: RelativeLink[] = [];
+  let fence: string | null = null;
+  text.split(/\r\n?|\n/).forEach((l, i) => {
+    const step = fenceStep(fence, l);
+    const inside = fence !== null || step.isFence;
+    fence = step.fence;
+    if (inside) return;
+    for (const m of l.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)[^)]*\)/g)) {
+      const target = m[2] ?? "";
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("/")) continue;
+      out.push({ target, line: i + 1, image: m[1] === "!" });
+    }
+  });
+  return out;
 }

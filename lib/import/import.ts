@@ -180,7 +180,7 @@ export function formatReport(r: ImportReport, mode: "plan" | "import"): string {
     for (const p of r.plan.skipped) out.push(`  ${p.file}:${p.line}: ${p.message}`);
   }
   if (r.plan.problems.length) {
-    out.push("", "Problems (the version named is not imported):");
+    out.push("", "Problems (each says what the import did about it):");
     for (const p of r.plan.problems) out.push(`  ${p.file}:${p.line}: ${p.message}${p.commit ? ` (source commit ${p.commit.slice(0, 10)})` : ""}`);
   }
   if (mode === "import") {

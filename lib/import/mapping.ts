@@ -105,8 +105,15 @@ export function mapRecord(record: SourceRecord, opts: MapOptions): Mapped {
   return { note, filled, empty, demoted, droppedTags: tags.dropped };
 }
 
-/** `[3. Use X](0003-use-x.md)` → `[3. Use X](/notes/ADR-003)`; links to other files are left as written. */
+/**
+ * `[3. Use X](0003-use-x.md)` → `[3. Use X](/notes/ADR-003)`; other links are left as written. An
+ * image by a relative path is not copied (yet): it becomes words naming it, since the images rule
+ * refuses a note showing a file that is not one of its assets.
+ */
 export function rewriteLinks(text: string, resolve: (target: string) => string | null): string {
+  text = text.replace(/!\[([^\]]*)\]\(([^)\s]+)[^)]*\)/g, (all, alt: string, target: string) =>
+    /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/") ? all : `(image not imported: ${alt ? `${alt}, ` : ""}${target})`,
+  );
   // Not images (`![…](…)`): they are files, not records.
   return text.replace(/(?<!!)(\[[^\]]*\]\()([^)\s]+)(\s[^)]*)?\)/g, (all, open: string, target: string, rest: string | undefined) => {
     if (/^[a-z]+:/i.test(target) || target.startsWith("#")) return all;

@@ -1,9 +1,9 @@
 import { serializeNote } from "@/lib/notes/markdown";
-import { isPublishedStatus, SECTIONS, type Note, type Status } from "@/lib/notes/schema";
+import { isPublishedStatus, type Note, type Status } from "@/lib/notes/schema";
 import { acceptWrite, type NoteWriteContext } from "@/lib/rules/accept-write";
-import { readRecord, type Format, type SourceRecord } from "./formats";
+import { readRecord, relativeLinks, type Format, type RelativeLink, type SourceRecord } from "./formats";
 import { assignIds, linkResolver, type IdChoice, type IdRequest } from "./ids";
-import { mapRecord, type FieldFill } from "./mapping";
+import { mapRecord, SECTION_MAP, type FieldFill } from "./mapping";
 import { landStatus, type StatusChoice, type StatusTable } from "./status";
 
 /**
@@ -99,6 +99,7 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
   // 1. Records, renames followed: each file version under the key of the record it belongs to.
   const keyOf = new Map<string, string>();
   const versions: { commit: number; key: string; path: string; record: SourceRecord | null }[] = [];
+  const links: { commit: InputCommit; path: string; links: RelativeLink[] }[] = [];
   const names = new Map<string, Set<string>>();
   input.forEach((c, i) => {
     for (const f of c.files) {
@@ -123,12 +124,38 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
         continue;
       }
       versions.push({ commit: i, key, path: f.path, record: read.record });
+      links.push({ commit: c, path: f.path, links: relativeLinks(text.text) });
     }
   });
   // A file that was never a record is skipped; one that was a record once keeps its history.
   const isRecord = new Set(versions.filter((v) => v.record).map((v) => v.key));
   const lastRecord = new Map<string, SourceRecord>();
   for (const v of versions) if (v.record) lastRecord.set(v.key, v.record);
+
+  // Links: to a record that is not there, or to an image (not copied): said with the file and line.
+  const said = new Set<string>();
+  const say = (p: Problem) => {
+    const key = `${p.file}:${p.line}:${p.message}`;
+    if (!said.has(key)) problems.push(p);
+    said.add(key);
+  };
+  const recordNames = new Set([...names.values()].flatMap((n) => [...n]).map((n) => n.split("/").pop()!.toLowerCase()));
+  for (const { commit: c, path, links: found } of links) {
+    if (!isRecord.has(versions.find((v) => v.path === path)?.key ?? "")) continue;
+    const at = c.sha ? { commit: c.sha } : {};
+    for (const l of found) {
+      const base = (l.target.split("#")[0] ?? "").split("/").pop()!.toLowerCase();
+      if (l.image)
+        say({
+          file: path,
+          line: l.line,
+          message: `the image ${l.target} is not imported (images linked by path are not copied yet); the note names it in words`,
+          ...at,
+        });
+      else if (/\.(md|markdown)$/.test(base) && !recordNames.has(base))
+        say({ file: path, line: l.line, message: `broken link: ${l.target} is not a record of the source; the link is kept as written`, ...at });
+    }
+  }
 
   // 2. Ids, in the order records first appeared; links resolved against every name a record had.
   const requests: IdRequest[] = [...lastRecord.keys()].map((key) => ({ key, number: lastRecord.get(key)!.number, names: [...(names.get(key) ?? [])] }));
@@ -198,7 +225,7 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
         for (const f of refusal)
           problems.push({
             file: record.file,
-            line: lineIn(record, f.field),
+            line: lineIn(record, f.field, f.line),
             message: `${id}: ${f.message}; this version is not imported`,
             ...(c.sha ? { commit: c.sha } : {}),
           });
@@ -275,9 +302,13 @@ async function judge(before: Note | null, after: Note, ctx: Omit<NoteWriteContex
   return findings.filter((f) => !(after.status === "draft" && ctx.onMain === null && f.rule === "status"));
 }
 
-/** The line of the record a finding's field came from (its section's heading), else 1. */
-function lineIn(record: SourceRecord, field: string): number {
+/**
+ * The line of the record a finding came from: within the source section that is the field (its
+ * first), else that section's heading; the status line for everything else.
+ */
+function lineIn(record: SourceRecord, field: string, line: number | undefined): number {
   const key = field.replace(/^sections\./, "");
-  const heading = SECTIONS.find((s) => s.key === key)?.heading.toLowerCase();
-  return record.sections.find((s) => s.heading.toLowerCase() === heading)?.line ?? record.statusLine ?? 1;
+  const source = record.sections.find((s) => SECTION_MAP[s.heading.toLowerCase()] === key);
+  if (source) return line ? source.textLine + line - 1 : source.line;
+  return record.statusLine ?? 1;
 }

@@ -87,7 +87,7 @@ export function landStatus(note: Note, word: string | null, table: StatusTable, 
   const proposed = step("draft", "hypothesis");
   if (proposed.length) return { word, asked, landed: "draft", why: [...why, ...proposed.map((m) => `${m}, which a hypothesis needs`)] };
   if (asked === "hypothesis") return { word, asked, landed: "hypothesis", why };
-  const further = step("hypothesis", asked);
+  const further = step("hypothesis", asked).map((m) => m.replace("revision import", "the imported revision"));
   if (further.length) return { word, asked, landed: "hypothesis", why: [...why, ...further] };
   return { word, asked, landed: asked, why };
 }

@@ -138,27 +138,33 @@ async function chain(
   const stale = await store.resolve(work);
   if (stale) await store.updateRef(work, stale, null);
   let head: string | null = null;
-  for (const [i, c] of commits.entries()) {
-    const changes: Record<string, string | null> = {};
-    if (i === 0 && extra) changes[extra.path] = extra.text;
-    for (const [id, text] of c.notes) changes[notePath(id)] = text;
-    const message = c.sha ? `${c.subject || "(no subject)"}\n\n${TRAILER}: ${c.sha}\n` : `${c.subject}\n`;
-    const rev: Revision | null = await store
-      .commit({
-        ref: work,
-        expected: head,
-        parent: head ?? base,
-        author: c.author.email || c.author.name ? c.author : { name: "import", email: "import@invalid" },
-        authorDate: { seconds: c.seconds, tz: c.tz },
-        message,
-        changes,
-      })
-      // A source commit that changed nothing the note shows (a rewrap the section normalises away) writes nothing.
-      .catch((e: unknown) => {
-        if (e instanceof NothingToCommitError) return null;
-        throw e;
-      });
-    if (rev) head = rev.commit;
+  try {
+    for (const [i, c] of commits.entries()) {
+      const changes: Record<string, string | null> = {};
+      if (i === 0 && extra) changes[extra.path] = extra.text;
+      for (const [id, text] of c.notes) changes[notePath(id)] = text;
+      const message = c.sha ? `${c.subject || "(no subject)"}\n\n${TRAILER}: ${c.sha}\n` : `${c.subject}\n`;
+      const rev: Revision | null = await store
+        .commit({
+          ref: work,
+          expected: head,
+          parent: head ?? base,
+          author: c.author.email || c.author.name ? c.author : { name: "import", email: "import@invalid" },
+          authorDate: { seconds: c.seconds, tz: c.tz },
+          message,
+          changes,
+        })
+        // A source commit that changed nothing the note shows (a rewrap the section normalises away) writes nothing.
+        .catch((e: unknown) => {
+          if (e instanceof NothingToCommitError) return null;
+          throw e;
+        });
+      if (rev) head = rev.commit;
+    }
+  } catch (e) {
+    // This chain's own work ref goes with it; the caller removes the ones already finished.
+    if (head) await store.updateRef(work, head, null).catch(() => undefined);
+    throw e;
   }
   if (!head) throw new Error(`nothing to write on ${work}`);
   return head;
