@@ -252,4 +252,18 @@ describe("a plan", () => {
     expect(plan.plan.records.map((r) => r.id)).toEqual(["AFN-022", "AFN-023", "AFN-024", "AFN-025", "AFN-026", "AFN-027", "AFN-028", "AFN-029"]);
     expect(git(dir, "for-each-ref")).toBe(before);
   }, 30_000);
+
+  it("with --no-history, imports the tip in one commit that names the source's head", async () => {
+    const dir = path.join(tempDir("import-tip"), "content.git");
+    await ensureContentRepo(dir, CONTENT);
+    const tip = buildSource();
+    const r = await runImport(openContentStore(dir), options(tip.dir, { history: false }));
+    expect(r.plan.commits).toHaveLength(1);
+    expect(git(dir, "log", "--format=%(trailers:key=Imported-from,valueonly)", "-1", "imports/shop")).toBe(tip.git("rev-parse", "HEAD"));
+    expect(
+      git(dir, "ls-tree", "--name-only", "imports/shop", "notes/")
+        .split("\n")
+        .filter((f) => f.includes("ADR")),
+    ).toEqual(["ADR-002", "ADR-003", "ADR-004", "ADR-005", "ADR-006", "ADR-008"].map((id) => `notes/${id}.md`));
+  }, 30_000);
 });
