@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readRecord } from "./formats";
 import { assignIds, linkResolver } from "./ids";
+import { mapRecord, sectionTable } from "./mapping";
 import { statusTable, statusWord } from "./status";
 
 /** The pure parts of an import: which format a file is, its status word, ids and links. */
@@ -79,5 +80,18 @@ describe("ids", () => {
   it("renumbers into the archive's sequence", () => {
     const ids = assignIds(records, { prefix: null, archivePrefix: "AFN", taken: new Set(["AFN-001", "AFN-021"]) });
     expect(ids.map((i) => i.id)).toEqual(["AFN-022", "AFN-023", "AFN-024", "AFN-025"]);
+  });
+});
+
+describe("section overrides", () => {
+  it("map a heading of the user's choosing to a field, and refuse a field the note does not have", () => {
+    const r = readRecord("0001-a.md", "# 1. A\n\n## Status\n\nAccepted\n\n## Decision\n\nd\n\n## Decision Drivers\n\nNo order is lost.\n");
+    if (!r.ok) throw new Error("not a record");
+    const opts = { id: "ADR-001", order: 1, phase: "p", resolve: () => null, provenance: "x" };
+    expect(mapRecord(r.record, opts).note.sections.invariant).toBe("");
+    const mapped = mapRecord(r.record, { ...opts, sections: sectionTable(["Decision Drivers=invariant"]) });
+    expect(mapped.note.sections.invariant).toBe("No order is lost.");
+    expect(mapped.note.sections.notes).not.toContain("No order is lost.");
+    expect(() => sectionTable(["Drivers=reasons"])).toThrow(/--section Drivers=reasons: expected Heading=field/);
   });
 });

@@ -1,10 +1,10 @@
 import type { Finding } from "@/lib/content/check";
-import { SECTIONS } from "@/lib/notes/schema";
+import { SECTIONS, type SectionKey } from "@/lib/notes/schema";
 import type { ContentStore } from "@/lib/working-copy/content-store";
 import { draftRef, notePath } from "@/lib/working-copy/layout";
 import { planImport, type ImportPlan, type InputCommit } from "./plan";
 import { findRecordsFolder, headOf, openSource, readContents, recordFiles, sourceCommits, type Source } from "./source";
-import { SECTION_MAP } from "./mapping";
+import { SECTION_MAP, sectionTable } from "./mapping";
 import { statusTable, type StatusTable } from "./status";
 import { archiveFacts, phaseFileFor, publishImport, trailerOf, writeImport, type ArchiveFacts } from "./write";
 
@@ -20,6 +20,8 @@ export type ImportOptions = {
   /** `--prefix ADR`; null renumbers into the archive's sequence. */
   prefix: string | null;
   status: string[];
+  /** `--section "Decision Drivers=invariant"`. */
+  sections?: string[];
   phase: string;
   /** The import's branch name (imports/<branch>). */
   branch: string;
@@ -46,6 +48,7 @@ export type ImportReport = {
 
 export async function runImport(store: ContentStore, opts: ImportOptions): Promise<ImportReport> {
   const table = statusTable(opts.status);
+  const sections = sectionTable(opts.sections ?? []);
   if (opts.prefix !== null && !/^[A-Z][A-Z0-9]*$/.test(opts.prefix)) throw new Error(`--prefix ${opts.prefix}: expected capital letters and digits, like ADR`);
   const source = await openSource(opts.source);
   try {
@@ -62,6 +65,7 @@ export async function runImport(store: ContentStore, opts: ImportOptions): Promi
       phase: opts.phase,
       phases: facts.phases.length && !facts.phases.includes(opts.phase) ? [...facts.phases, opts.phase] : facts.phases,
       table,
+      sections,
       sourceLabel: source.label,
       published: facts.published,
       existing: facts.notes,
@@ -198,9 +202,9 @@ export function formatReport(r: ImportReport, mode: "plan" | "import"): string {
 }
 
 /** The mapping, as --plan prints it above the records (docs/decisions/adr-import-mapping.md). */
-export function formatMapping(table: StatusTable): string {
+export function formatMapping(table: StatusTable, overrides: Readonly<Record<string, SectionKey>> = {}): string {
   const heading = Object.fromEntries(SECTIONS.map((s) => [s.key, s.heading]));
-  const sections = Object.entries(SECTION_MAP).map(([from, key]) => `  ${from} → ${heading[key]}`);
+  const sections = Object.entries({ ...SECTION_MAP, ...overrides }).map(([from, key]) => `  ${from} → ${heading[key]}`);
   const statuses = Object.entries(table).map(([word, status]) => `  ${word} → ${status}`);
   return [
     "Sections (by heading, any case):",

@@ -28,6 +28,19 @@ export const SECTION_MAP: Record<string, SectionKey> = {
   "claim boundary": "claimBoundary",
 };
 
+/** `["Decision Drivers=invariant", …]` as a table over SECTION_MAP; a field this note does not have is an error naming it. */
+export function sectionTable(overrides: readonly string[]): Record<string, SectionKey> {
+  const keys = new Map<string, SectionKey>(SECTIONS.flatMap((s) => [[s.key.toLowerCase(), s.key] as const, [s.heading.toLowerCase(), s.key] as const]));
+  const table: Record<string, SectionKey> = {};
+  for (const o of overrides) {
+    const m = /^([^=]+)=(.+)$/.exec(o);
+    const key = keys.get((m?.[2] ?? "").trim().toLowerCase());
+    if (!m || !key) throw new Error(`--section ${o}: expected Heading=field, where field is one of ${SECTIONS.map((s) => s.heading).join(", ")}`);
+    table[(m[1] ?? "").trim().toLowerCase()] = key;
+  }
+  return table;
+}
+
 /** Headings whose first paragraph is the note's summary, first found first. */
 const SUMMARY_FROM = ["context and problem statement", "context", "decision", "decision outcome"];
 
@@ -48,6 +61,8 @@ export type MapOptions = {
   phase: string;
   /** A link target of the source (`0003-x.md`, `ADR-3`) → the note id it now is, or null. */
   resolve: (target: string) => string | null;
+  /** `--section "Decision Drivers=invariant"`: lower-cased headings over SECTION_MAP. */
+  sections?: Readonly<Record<string, SectionKey>>;
   provenance: string;
 };
 
@@ -61,7 +76,8 @@ export function mapRecord(record: SourceRecord, opts: MapOptions): Mapped {
     notes: [],
   };
   if (record.preamble) parts.notes.push({ heading: "Preamble", text: record.preamble });
-  for (const s of record.sections) parts[SECTION_MAP[s.heading.toLowerCase()] ?? "notes"].push({ heading: s.heading, text: s.text });
+  const table = { ...SECTION_MAP, ...opts.sections };
+  for (const s of record.sections) parts[table[s.heading.toLowerCase()] ?? "notes"].push({ heading: s.heading, text: s.text });
 
   const tags = cleanTags(record.tags);
   const details = record.fields.map((f) => `- ${f.key}: ${oneLine(f.value)}`);

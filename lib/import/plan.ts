@@ -1,5 +1,5 @@
 import { serializeNote } from "@/lib/notes/markdown";
-import { isPublishedStatus, type Note, type Status } from "@/lib/notes/schema";
+import { isPublishedStatus, type Note, type SectionKey, type Status } from "@/lib/notes/schema";
 import { acceptWrite, type NoteWriteContext } from "@/lib/rules/accept-write";
 import { readRecord, relativeLinks, type Format, type RelativeLink, type SourceRecord } from "./formats";
 import { assignIds, linkResolver, type IdChoice, type IdRequest } from "./ids";
@@ -55,6 +55,8 @@ export type PlanOptions = {
   phase: string;
   phases: readonly string[];
   table: StatusTable;
+  /** Section headings mapped over the default table (`--section`). */
+  sections?: Readonly<Record<string, SectionKey>>;
   sourceLabel: string;
   /** Notes of the archive already published (on main) before the import. */
   published: ReadonlySet<string>;
@@ -196,7 +198,14 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
         if (current.delete(id)) changed.set(id, { text: null, status: null });
         continue;
       }
-      const m = mapRecord(v.record, { id, order: order.get(v.key)!, phase: opts.phase, resolve, provenance: `Imported from ${opts.sourceLabel}: ${v.path}` });
+      const m = mapRecord(v.record, {
+        id,
+        order: order.get(v.key)!,
+        phase: opts.phase,
+        resolve,
+        provenance: `Imported from ${opts.sourceLabel}: ${v.path}`,
+        ...(opts.sections ? { sections: opts.sections } : {}),
+      });
       mapped.set(id, { note: m.note, record: v.record });
     }
     // Statuses: a record lands published only if the machine lets it; superseding needs the superseder published first.
@@ -225,7 +234,7 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
         for (const f of refusal)
           problems.push({
             file: record.file,
-            line: lineIn(record, f.field, f.line),
+            line: lineIn(record, f.field, f.line, opts.sections),
             message: `${id}: ${f.message}; this version is not imported`,
             ...(c.sha ? { commit: c.sha } : {}),
           });
@@ -263,7 +272,7 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
 
   const records: RecordPlan[] = [...lastRecord.entries()].map(([key, record]) => {
     const choice = idOf.get(key)!;
-    const m = mapRecord(record, { id: choice.id, order: 0, phase: opts.phase, resolve, provenance: "" });
+    const m = mapRecord(record, { id: choice.id, order: 0, phase: opts.phase, resolve, provenance: "", ...(opts.sections ? { sections: opts.sections } : {}) });
     return {
       file: record.file,
       names: [...(names.get(key) ?? [])],
@@ -306,9 +315,9 @@ async function judge(before: Note | null, after: Note, ctx: Omit<NoteWriteContex
  * The line of the record a finding came from: within the source section that is the field (its
  * first), else that section's heading; the status line for everything else.
  */
-function lineIn(record: SourceRecord, field: string, line: number | undefined): number {
+function lineIn(record: SourceRecord, field: string, line: number | undefined, sections?: Readonly<Record<string, SectionKey>>): number {
   const key = field.replace(/^sections\./, "");
-  const source = record.sections.find((s) => SECTION_MAP[s.heading.toLowerCase()] === key);
+  const source = record.sections.find((s) => ({ ...SECTION_MAP, ...sections })[s.heading.toLowerCase()] === key);
   if (source) return line ? source.textLine + line - 1 : source.line;
   return record.statusLine ?? 1;
 }
