@@ -6,7 +6,7 @@ import { lastChanges } from "@/lib/content/last-change";
 import { git, noteFile, tempDir } from "@/lib/store/testing";
 import { BASE, studioFixture } from "@/lib/testing/studio";
 import { getContentStore } from "@/lib/working-copy/content-store";
-import { atomFeed } from "./feed.xml/atom";
+import { atomFeed } from "@/lib/public/atom";
 import * as pagesTxt from "./agents/pages.txt/route";
 import sitemap from "./sitemap";
 

@@ -35,6 +35,8 @@ const schema = z.object({
       return entries.map((e) => parseHostPort(e)!);
     })
     .optional(),
+  // The WebSub hub the feeds name and a publish pings (docs/decisions/websub-on-publish.md).
+  WEBSUB_HUB: z.url("must be the hub's absolute http(s) URL, e.g. https://pubsubhubbub.appspot.com/").optional(),
   PORT: z.coerce.number().int().min(1).max(65535, "must be a TCP port (1-65535)").optional(),
   // Comma-separated addresses or CIDR ranges of the reverse proxies in front of the app.
   TRUST_PROXY: z
@@ -80,6 +82,8 @@ export type AppConfig = {
   dataDir: string;
   contentRepo: string;
   siteUrl: string | null;
+  /** The WebSub hub (WEBSUB_HUB): named by every feed, pinged after a publish; null: none. */
+  websubHub: string | null;
   /** The hosts this site answers for (ALLOWED_HOSTS), lower-cased; null: any host. */
   allowedHosts: string[] | null;
   /** The reverse proxies whose X-Forwarded-For hop is believed (TRUST_PROXY); empty: none, the socket is the client. */
@@ -124,6 +128,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     dataDir,
     contentRepo,
     siteUrl,
+    websubHub: result.data.WEBSUB_HUB ?? null,
     allowedHosts: result.data.ALLOWED_HOSTS ?? null,
     trustProxy: result.data.TRUST_PROXY ?? [],
     heapGrowingPercent: result.data.HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT,
@@ -138,6 +143,7 @@ export function config(): AppConfig {
     DATA_DIR: process.env.DATA_DIR,
     CONTENT_REPO: process.env.CONTENT_REPO,
     SITE_URL: process.env.SITE_URL,
+    WEBSUB_HUB: process.env.WEBSUB_HUB,
     ALLOWED_HOSTS: process.env.ALLOWED_HOSTS,
     PORT: process.env.PORT,
     TRUST_PROXY: process.env.TRUST_PROXY,

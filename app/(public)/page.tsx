@@ -10,6 +10,7 @@ import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING } from "@/lib/notes/schema";
 import { lastChanges } from "@/lib/content/last-change";
 import { homeListing, needsUpdated, onlyStatus } from "@/lib/public/listing";
+import { feedUrl } from "@/lib/public/feeds";
 import { pageMetadata } from "@/lib/public/meta";
 import { paginate } from "@/lib/public/paging";
 import { canonicalRecordsHref, parseRecordQuery, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";
@@ -35,6 +36,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
       title,
       description: `${listing.notes.length} of ${view.notes.length} notes of ${view.site.title}: ${title}.${meaning}`,
       path: recordsHref({ ...query, view: "cards", sort: "order", dir: "asc", group: false }),
+      ...(onlyStatus(query) ? { feed: { url: feedUrl.status(query.status), title } } : {}),
     });
   }
   return pageMetadata({ title: view.site.title, description: view.site.lede, path: "/", absoluteTitle: true });
@@ -144,6 +146,15 @@ function FilteredHead({ view, query, title, count }: { view: PublishedView; quer
       )}
       <p className="kicker">
         <Link href="/#records">All decision records</Link> of {view.site.title}
+        {status ? (
+          <>
+            {" "}
+            ·{" "}
+            <a href={feedUrl.status(status)} type="application/atom+xml">
+              Atom feed of this status
+            </a>
+          </>
+        ) : null}
       </p>
       {status ? <p className="lede">{STATUS_MEANING[status]}</p> : null}
       <p className="counts">

@@ -9,7 +9,7 @@ import { lastChanges } from "@/lib/content/last-change";
 import { git, noteFile, tempDir } from "@/lib/store/testing";
 import { studioFixture } from "@/lib/testing/studio";
 import { decodeEntities, liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";
-import { atomFeed } from "./atom";
+import { atomFeed } from "@/lib/public/atom";
 
 /**
  * /feed.xml built from a real content repository holding notes full of hostile text: the XSS

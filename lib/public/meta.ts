@@ -8,17 +8,21 @@ export function pageMetadata({
   path,
   type = "website",
   absoluteTitle = false,
+  feed,
 }: {
   title: string;
   description: string;
   path: string;
   type?: "website" | "article";
   absoluteTitle?: boolean;
+  /** The Atom feed of the page's own notes (a tag, a phase, a status), named before the archive's. */
+  feed?: { url: string; title: string };
 }): Metadata {
+  const feeds = [...(feed ? [feed] : []), { url: "/feed.xml", title: "Every note" }];
   return {
     title: absoluteTitle ? { absolute: title } : title,
     description,
-    alternates: { canonical: path, types: { "application/atom+xml": "/feed.xml", ...markdownTwin(path) } },
+    alternates: { canonical: path, types: { "application/atom+xml": feeds, ...markdownTwin(path) } },
     openGraph: { title, description, url: path, type, siteName: "Field Notes" },
     twitter: { card: "summary", title, description },
   };

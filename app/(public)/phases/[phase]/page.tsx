@@ -9,6 +9,7 @@ import { paginate } from "@/lib/public/paging";
 import { PhaseRecord } from "@/components/phase-record";
 import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedView } from "@/lib/content/published";
+import { feedUrl } from "@/lib/public/feeds";
 import { pageMetadata } from "@/lib/public/meta";
 import { phasePage } from "@/lib/public/pages";
 import { comparePhases } from "@/lib/public/records";
@@ -36,6 +37,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     title: `Phase ${phase.name}`,
     description: `Phase ${phase.name} of ${found.view.site.title}: ${phase.status}, ${found.phase.notes.length} ${found.phase.notes.length === 1 ? "note" : "notes"}.`,
     path: phaseUrl(phase.name),
+    feed: { url: feedUrl.phase(phase.name), title: `Phase ${phase.name}` },
   });
 }
 
@@ -51,7 +53,10 @@ export default async function PhasePage({ params, searchParams }: Props) {
       <header className="page-head">
         <h1>Phase {phase.phase.name}</h1>
         <p className="kicker">
-          <Link href={`/?phase=${encodeURIComponent(phase.phase.slug)}&view=table#records`}>This phase in the table of all decision records</Link>
+          <Link href={`/?phase=${encodeURIComponent(phase.phase.slug)}&view=table#records`}>This phase in the table of all decision records</Link> ·{" "}
+          <a href={feedUrl.phase(phase.phase.name)} type="application/atom+xml">
+            Atom feed of this phase
+          </a>
         </p>
         {phase.phase.description && <p className="lede">{phase.phase.description}</p>}
         <p className="counts">

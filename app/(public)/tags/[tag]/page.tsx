@@ -7,6 +7,7 @@ import { NoteList } from "@/components/note-card";
 import { Pager } from "@/components/pager";
 import { paginate } from "@/lib/public/paging";
 import { getPublishedView } from "@/lib/content/published";
+import { feedUrl } from "@/lib/public/feeds";
 import { pageMetadata } from "@/lib/public/meta";
 import { tagPage } from "@/lib/public/pages";
 import { slug, tagUrl } from "@/lib/render/urls";
@@ -30,6 +31,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
     title: `Tag: ${found.name}`,
     description: `${found.notes.length} ${found.notes.length === 1 ? "note" : "notes"} of ${found.view.site.title} tagged “${found.name}”.`,
     path: tagUrl(found.name),
+    feed: { url: feedUrl.tag(found.name), title: `Tag: ${found.name}` },
   });
 }
 
@@ -46,7 +48,10 @@ export default async function TagPage({ params, searchParams }: Props) {
           Tag: <span className="tag-name">{name}</span>
         </h1>
         <p className="kicker">
-          <Link href={`/?tag=${encodeURIComponent(slug(name))}#records`}>Filter all decision records by this tag</Link>
+          <Link href={`/?tag=${encodeURIComponent(slug(name))}#records`}>Filter all decision records by this tag</Link> ·{" "}
+          <a href={feedUrl.tag(name)} type="application/atom+xml">
+            Atom feed of this tag
+          </a>
         </p>
         <p className="counts">
           {notes.length} of {view.notes.length} notes

@@ -13,11 +13,34 @@ import type { Revision } from "@/lib/store/types";
  * and put tags into attributes unescaped; that is why this file exists.)
  */
 
-export type FeedInput = { view: PublishedView; origin: string; changes: ReadonlyMap<string, Revision> };
+/**
+ * Which notes a feed holds and what it is called: the whole archive (/feed.xml), or one slice of it
+ * (a tag, a phase, a status), chosen by the same functions as the slice's page. `page` and `feed`
+ * are site paths (the page the feed follows, the feed's own address).
+ */
+export type FeedSlice = { notes: readonly Note[]; title: string; page: string; feed: string };
 
-export async function atomFeed({ view, origin, changes }: FeedInput): Promise<string> {
+export type FeedInput = {
+  view: PublishedView;
+  origin: string;
+  changes: ReadonlyMap<string, Revision>;
+  /** One slice of the archive; the whole archive when absent. */
+  slice?: FeedSlice;
+  /** The WebSub hub subscribers are told to use (WEBSUB_HUB); none when null or absent. */
+  hub?: string | null;
+};
+
+/** The whole archive as a feed slice: /feed.xml. */
+export const wholeArchive = (view: Pick<PublishedView, "notes" | "site">): FeedSlice => ({
+  notes: view.notes,
+  title: view.site.title,
+  page: "/",
+  feed: "/feed.xml",
+});
+
+export async function atomFeed({ view, origin, changes, slice = wholeArchive(view), hub = null }: FeedInput): Promise<string> {
   const linkable = new Set(view.byId.keys());
-  const dated = view.notes
+  const dated = slice.notes
     .map((note) => ({ note, change: changes.get(note.id) }))
     .sort((a, b) => (b.change?.date ?? "").localeCompare(a.change?.date ?? "") || b.note.order - a.note.order);
   const newest = dated[0]?.change?.date;
@@ -25,13 +48,15 @@ export async function atomFeed({ view, origin, changes }: FeedInput): Promise<st
   const lines = [
     `<?xml version="1.0" encoding="utf-8"?>`,
     `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">`,
-    `  <id>${text(`${origin}/`)}</id>`,
-    `  <title type="text">${text(view.site.title)}</title>`,
+    `  <id>${text(`${origin}${slice.page}`)}</id>`,
+    `  <title type="text">${text(slice.title)}</title>`,
     `  <subtitle type="text">${text(view.site.lede)}</subtitle>`,
     `  <updated>${isoDate(newest)}</updated>`,
     `  <generator>Field Notes</generator>`,
-    `  <link rel="alternate" type="text/html" href="${attr(`${origin}/`)}"/>`,
-    `  <link rel="self" type="application/atom+xml" href="${attr(`${origin}/feed.xml`)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${attr(`${origin}${slice.page}`)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${attr(`${origin}${slice.feed}`)}"/>`,
+    // WebSub (W3C, section 4): the hub and the topic (the self link above) a subscriber registers with.
+    ...(hub ? [`  <link rel="hub" href="${attr(hub)}"/>`] : []),
     `  <author><name>${text(view.site.author)}</name></author>`,
     `  <rights type="text">${text(view.site.author)}</rights>`,
   ];

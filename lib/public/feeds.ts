@@ -1,0 +1,116 @@
+import { createHash } from "node:crypto";
+import { etagMatches } from "@/lib/agents/http";
+import { getPublishedPhases } from "@/lib/content/phases";
+import { getPublishedView, type PublishedView } from "@/lib/content/published";
+import { lastChanges } from "@/lib/content/last-change";
+import { config } from "@/lib/env";
+import { etagFor, originFor, originVary } from "@/lib/http/origin";
+import { STATUS_LABEL, type Status } from "@/lib/notes/schema";
+import { phaseUrl, statusUrl, tagHasPage, tagUrl } from "@/lib/render/urls";
+import { atomFeed, wholeArchive, type FeedSlice } from "./atom";
+import { homeListing, statusParam } from "./listing";
+import { phasePage, tagPage } from "./pages";
+
+/**
+ * Every Atom feed of the archive: the whole archive (/feed.xml), one status (/feed.xml?status=…,
+ * the address of the home page's status filter with feed.xml for /), one tag
+ * (/tags/<tag>/feed.xml) and one phase (/phases/<slug>/feed.xml). A slice holds the notes its page
+ * lists, chosen by the page's own function (tagPage, phasePage, homeListing), and is written by the
+ * one Atom writer (./atom.ts) with its escaping rules.
+ */
+
+/** A feed's address for a slice's page (the page's path, or a status); what a page links and the hub is pinged with. */
+export const feedUrl = {
+  archive: () => "/feed.xml",
+  status: (status: Status) => `/feed.xml?status=${status}`,
+  tag: (tag: string) => `${tagUrl(tag)}/feed.xml`,
+  phase: (phase: string) => `${phaseUrl(phase)}/feed.xml`,
+};
+
+/** The feed's slice, or why there is none (404). */
+export type Selected = { slice: FeedSlice } | { missing: string };
+
+export const archiveSlice = (view: PublishedView): Selected => ({ slice: wholeArchive(view) });
+
+/** The notes of one status, as the home page's status filter lists them. */
+export function statusSlice(view: PublishedView, value: string | null): Selected {
+  const { status, unknown } = statusParam(value);
+  if (!status) return { missing: `no published status "${unknown ?? ""}"; the feeds are /feed.xml?status= one of hypothesis, verified, …` };
+  const listing = homeListing(view, { status });
+  const notes = listing.kind === "unknown-status" ? [] : listing.notes;
+  return { slice: { notes, title: `${view.site.title}: Status: ${STATUS_LABEL[status]}`, page: statusUrl(status), feed: feedUrl.status(status) } };
+}
+
+/** The notes with one tag, as /tags/<tag> lists them. */
+export function tagSlice(view: PublishedView, segment: string): Selected {
+  const found = tagPage(view, segment);
+  if (!found || !tagHasPage(found.name)) return { missing: `no published note has the tag "${segment}"` };
+  return { slice: { notes: found.notes, title: `${view.site.title}: Tag: ${found.name}`, page: tagUrl(found.name), feed: feedUrl.tag(found.name) } };
+}
+
+/** The notes of one phase, as /phases/<slug> lists them. */
+export async function phaseSlice(view: PublishedView, segment: string): Promise<Selected> {
+  const { phases } = await getPublishedPhases(view);
+  const found = phasePage(view, phases, segment);
+  if (!found) return { missing: `no phase "${segment}" in the archive` };
+  const { name } = found.phase.phase;
+  return { slice: { notes: found.phase.notes, title: `${view.site.title}: Phase ${name}`, page: phaseUrl(name), feed: feedUrl.phase(name) } };
+}
+
+// Feeds of the current commit, per slice and origin the site was reached under (its links are
+// absolute), kept until main moves. Bounded, oldest first out, so a stream of forged hosts or
+// slices cannot grow it.
+const FEEDS_KEPT = 16;
+// Readers arriving while it is built share the one build (its sections render off this thread).
+const KEY = Symbol.for("field-notes.feeds");
+const holder = globalThis as typeof globalThis & { [KEY]?: Map<string, Promise<string>> };
+const feeds = (holder[KEY] ??= new Map());
+
+/**
+ * The one way a feed route answers: a 304 for a reader that has this commit's feed, the slice's
+ * Atom document (built once per commit, slice and origin), or a 404 in words for a slice the
+ * archive does not have.
+ */
+export async function serveFeed(request: Request, select: (view: PublishedView) => Selected | Promise<Selected>): Promise<Response> {
+  const view = await getPublishedView();
+  const selected = await select(view);
+  if ("missing" in selected) {
+    return new Response(`Not found: ${selected.missing}.\n`, {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache", "X-Content-Commit": view.commit },
+    });
+  }
+  const { slice } = selected;
+  const origin = originFor(request);
+  // The slice's feed path names it in the tag (hashed: a tag is any text); the hub is part of the body.
+  const hub = config().websubHub;
+  const etag = etagFor(
+    view.commit,
+    `feed.${createHash("sha256")
+      .update(`${slice.feed} ${hub ?? ""}`)
+      .digest("hex")
+      .slice(0, 12)}`,
+    origin,
+  );
+  const vary = originVary();
+  const headers: Record<string, string> = {
+    "Content-Type": "application/atom+xml; charset=utf-8",
+    "X-Content-Commit": view.commit,
+    "Cache-Control": "no-cache",
+    ETag: etag,
+    // WebSub (section 4): the hub and the topic in headers too, for subscribers that read no XML first.
+    ...(hub ? { Link: `<${hub}>; rel="hub", <${origin}${slice.feed}>; rel="self"` } : {}),
+    ...(vary ? { Vary: vary } : {}),
+  };
+  // Feed readers poll: answer their conditional GET before building anything.
+  if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  let xml = feeds.get(etag);
+  if (xml === undefined) {
+    xml = lastChanges(view).then((changes) => atomFeed({ view, origin, changes, slice, hub }));
+    for (const key of feeds.keys()) if (!key.startsWith(`"${view.commit}.`) || feeds.size >= FEEDS_KEPT) feeds.delete(key);
+    feeds.set(etag, xml);
+    // A failed build is not kept: the next reader tries again.
+    xml.catch(() => feeds.get(etag) === xml && feeds.delete(etag));
+  }
+  return new Response(await xml, { headers });
+}
