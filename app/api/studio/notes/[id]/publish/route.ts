@@ -1,8 +1,12 @@
 import { noteId, route } from "@/lib/api/route";
+import { beforePublish } from "@/lib/public/websub";
 import { publishNote } from "@/lib/studio/publish-note";
 import { publishNoteRequest } from "@/lib/validations/studio";
 
-/** POST {revision, main?}: the draft onto main as one commit touching only its file. */
-export const POST = route({ role: "author", params: { id: noteId }, body: publishNoteRequest }, ({ actor, params, body }) =>
-  publishNote(actor, params.id, body),
-);
+/** POST {revision, main?}: the draft onto main as one commit touching only its file; then the WebSub hub, if any, hears of its feeds. */
+export const POST = route({ role: "author", params: { id: noteId }, body: publishNoteRequest }, async ({ actor, params, body, request }) => {
+  const announce = await beforePublish(params.id, request);
+  const result = await publishNote(actor, params.id, body);
+  announce(result.commit !== null);
+  return result;
+});
