@@ -192,7 +192,7 @@ test("every note in every format, and every capsule, with the types and schemas 
 test("Accept negotiation: a browser keeps the page, a Markdown client gets each page's twin", async ({ request }) => {
   const browser = await get(request, "/notes/AFN-016", { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" });
   expect(browser.headers()["content-type"]).toBe("text/html; charset=utf-8");
-  expect(browser.headers()["link"]).toBe('</notes/AFN-016.md>; rel="alternate"; type="text/markdown"');
+  expect(browser.headers()["link"]).toBe('</notes/AFN-016.md>; rel="alternate"; type="text/markdown", </llms.txt>; rel="describedby"');
   for (const [page, twin] of [
     ["/", "/index.md"],
     ["/agents/", "/agents.md"],

@@ -10,7 +10,7 @@ import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING } from "@/lib/notes/schema";
 import { lastChanges } from "@/lib/content/last-change";
 import { homeListing, needsUpdated, onlyStatus } from "@/lib/public/listing";
-import { feedUrl } from "@/lib/public/feeds";
+import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
 import { paginate } from "@/lib/public/paging";
 import { canonicalRecordsHref, parseRecordQuery, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";

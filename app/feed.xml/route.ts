@@ -1,4 +1,5 @@
-import { archiveSlice, serveFeed, statusSlice } from "@/lib/public/feeds";
+import { serveFeed } from "@/lib/public/feeds";
+import { archiveSlice, statusSlice } from "@/lib/public/slices";
 
 /**
  * The Atom feed: every published note, most recently changed first, read from the current

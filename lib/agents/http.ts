@@ -25,6 +25,12 @@ export type Built = { body: string | object } | { status: 400 | 404; error: stri
 
 export const CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
+/**
+ * Every HTML page and Markdown answer names the archive's covering index (llms.txt's August 2026
+ * revision; RFC 8288's "describedby"): an agent that landed on one page finds the map from it.
+ */
+export const DESCRIBED_BY = `</llms.txt>; rel="describedby"`;
+
 const CORS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": "ETag, X-Content-Commit, Link, Vary",
@@ -64,6 +70,7 @@ export async function serveAgent(
     "X-Content-Commit": view.commit,
     "Cache-Control": CACHE_CONTROL,
     "X-Content-Type-Options": "nosniff",
+    ...(options.media === "markdown" ? { Link: DESCRIBED_BY } : {}),
   };
   if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
 

@@ -21,14 +21,39 @@ import type { AgentUrls } from "./urls";
 
 type LlmsView = Pick<PublishedView, "commit" | "site" | "notes" | "core" | "backlinks">;
 
-export function llmsTxt(view: LlmsView, urls: AgentUrls, phases: PhasesView["phases"] = []): string {
-  const page = indexPage(view.notes, null);
-  const rest = page.ok && page.next ? view.notes.length - page.notes.length : 0;
-  const notes = page.ok ? page.notes : view.notes;
+/**
+ * One slice of the archive for an agent that wants only it (/tags/<tag>/llms.txt,
+ * /phases/<slug>/llms.txt): its name, the notes its page lists, and that page's Markdown twin and
+ * feed (absolute URLs). The file is the archive's llms.txt with the slice's notes and phases only,
+ * and a link back to the whole index.
+ */
+export type IndexSlice = { name: string; notes: readonly Note[]; twin: string; feed: string };
+
+export function llmsTxt(view: LlmsView, urls: AgentUrls, allPhases: PhasesView["phases"] = [], slice?: IndexSlice): string {
+  const all = slice?.notes ?? view.notes;
+  const page = indexPage(all, null);
+  const rest = page.ok && page.next ? all.length - page.notes.length : 0;
+  const notes = page.ok ? page.notes : all;
+  // A slice lists the phases its notes name (a phase's own file: that phase).
+  const named = slice && new Set(slice.notes.map((n) => n.phase));
+  const phases = named ? allPhases.filter((p) => named.has(p.phase.name) || p.notes.some((n) => named.has(n.phase))) : allPhases;
+  const more =
+    rest > 0 && page.ok && page.next
+      ? slice
+        ? [link(`The other ${rest} notes of ${slice.name}`, slice.twin, "the slice's page in Markdown lists them all")]
+        : [
+            link(
+              `The other ${rest} notes`,
+              urls.indexPage(page.next),
+              `the compact index continues, ${INDEX_PAGE_SIZE} lines a page, each page linking the next`,
+            ),
+          ]
+      : [];
   return [
-    ...header(view, urls),
+    ...header(view, urls, slice),
     "## For agents",
     "",
+    ...(slice ? [link("The whole archive's index", urls.llms, "every note and phase; this file lists one slice of it")] : []),
     link(
       "Agent guide",
       urls.guide,
@@ -46,15 +71,20 @@ export function llmsTxt(view: LlmsView, urls: AgentUrls, phases: PhasesView["pha
     "## Notes",
     "",
     ...notes.map((n) => indexEntryMarkdown(n, urls)),
-    ...(rest > 0 && page.ok && page.next
-      ? [link(`The other ${rest} notes`, urls.indexPage(page.next), `the compact index continues, ${INDEX_PAGE_SIZE} lines a page, each page linking the next`)]
-      : []),
+    ...more,
     "",
     ...(phases.length ? ["## Phases", "", ...phases.map((p) => phaseLink(p, urls)), ""] : []),
     "## Optional",
     "",
-    link("Every note in full", urls.llmsFull, "all published notes as plain text in one file"),
-    link("Every page in Markdown", urls.pagesTxt, "each note's full text, history, tag and phase page as Markdown"),
+    ...(slice
+      ? [
+          link(`${slice.name} in Markdown`, slice.twin, "the slice's page: every note of it"),
+          link(`${slice.name} as an Atom feed`, slice.feed, "follow what is published in it"),
+        ]
+      : [
+          link("Every note in full", urls.llmsFull, "all published notes as plain text in one file"),
+          link("Every page in Markdown", urls.pagesTxt, "each note's full text, history, tag and phase page as Markdown"),
+        ]),
     "",
   ].join("\n");
 }
@@ -110,11 +140,11 @@ export function pagesTxt(view: Pick<PublishedView, "site" | "notes">, urls: Agen
 
 const SEPARATOR = "-".repeat(72);
 
-function header(view: LlmsView, urls: AgentUrls): string[] {
+function header(view: LlmsView, urls: AgentUrls, slice?: IndexSlice): string[] {
   const { site } = view;
   const rules = [...LIMIT_LEGEND.map((l) => `${l.flag}: ${l.meaning}`), ...(["superseded", "retracted"] as const).map((s) => `${s}: ${STATUS_MEANING[s]}`)];
   return [
-    `# ${site.title}`,
+    slice ? `# ${site.title}: ${slice.name}` : `# ${site.title}`,
     "",
     `> ${oneLine(site.lede)}`,
     "",

@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { DESCRIBED_BY } from "@/lib/agents/http";
 import { prefersMarkdown } from "@/lib/agents/negotiate";
 import { pageOf, pageOfTwinPath, TWIN_ROUTE, twinPathOf, twinUrlOf, type TwinPage } from "@/lib/agents/twin-paths";
 
@@ -40,11 +41,17 @@ export function markdownTwin(request: NextRequest): NextResponse | null {
   return null;
 }
 
-/** The HTML answer of a page that has a twin, with `Link: <twin>; rel="alternate"; type="text/markdown"`. */
+/**
+ * The HTML answer of a public page (every one has a twin), with `Link: <twin>; rel="alternate";
+ * type="text/markdown"` and the covering index, `Link: </llms.txt>; rel="describedby"`.
+ */
 export function withMarkdownLink<R extends Response>(request: NextRequest, response: R): R {
   const { pathname, search } = rawUrl(request);
   const twin = twinUrlOf(pathname, search);
-  if (twin) response.headers.append("Link", `<${twin}>; rel="alternate"; type="text/markdown"`);
+  if (twin) {
+    response.headers.append("Link", `<${twin}>; rel="alternate"; type="text/markdown"`);
+    response.headers.append("Link", DESCRIBED_BY);
+  }
   return response;
 }
 

@@ -1,15 +1,11 @@
 import { createHash } from "node:crypto";
 import { etagMatches } from "@/lib/agents/http";
-import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { lastChanges } from "@/lib/content/last-change";
 import { config } from "@/lib/env";
 import { etagFor, originFor, originVary } from "@/lib/http/origin";
-import { STATUS_LABEL, type Status } from "@/lib/notes/schema";
-import { phaseUrl, statusUrl, tagHasPage, tagUrl } from "@/lib/render/urls";
-import { atomFeed, wholeArchive, type FeedSlice } from "./atom";
-import { homeListing, statusParam } from "./listing";
-import { phasePage, tagPage } from "./pages";
+import { atomFeed } from "./atom";
+import type { Selected } from "./slices";
 
 /**
  * Every Atom feed of the archive: the whole archive (/feed.xml), one status (/feed.xml?status=…,
@@ -18,44 +14,6 @@ import { phasePage, tagPage } from "./pages";
  * lists, chosen by the page's own function (tagPage, phasePage, homeListing), and is written by the
  * one Atom writer (./atom.ts) with its escaping rules.
  */
-
-/** A feed's address for a slice's page (the page's path, or a status); what a page links and the hub is pinged with. */
-export const feedUrl = {
-  archive: () => "/feed.xml",
-  status: (status: Status) => `/feed.xml?status=${status}`,
-  tag: (tag: string) => `${tagUrl(tag)}/feed.xml`,
-  phase: (phase: string) => `${phaseUrl(phase)}/feed.xml`,
-};
-
-/** The feed's slice, or why there is none (404). */
-export type Selected = { slice: FeedSlice } | { missing: string };
-
-export const archiveSlice = (view: PublishedView): Selected => ({ slice: wholeArchive(view) });
-
-/** The notes of one status, as the home page's status filter lists them. */
-export function statusSlice(view: PublishedView, value: string | null): Selected {
-  const { status, unknown } = statusParam(value);
-  if (!status) return { missing: `no published status "${unknown ?? ""}"; the feeds are /feed.xml?status= one of hypothesis, verified, …` };
-  const listing = homeListing(view, { status });
-  const notes = listing.kind === "unknown-status" ? [] : listing.notes;
-  return { slice: { notes, title: `${view.site.title}: Status: ${STATUS_LABEL[status]}`, page: statusUrl(status), feed: feedUrl.status(status) } };
-}
-
-/** The notes with one tag, as /tags/<tag> lists them. */
-export function tagSlice(view: PublishedView, segment: string): Selected {
-  const found = tagPage(view, segment);
-  if (!found || !tagHasPage(found.name)) return { missing: `no published note has the tag "${segment}"` };
-  return { slice: { notes: found.notes, title: `${view.site.title}: Tag: ${found.name}`, page: tagUrl(found.name), feed: feedUrl.tag(found.name) } };
-}
-
-/** The notes of one phase, as /phases/<slug> lists them. */
-export async function phaseSlice(view: PublishedView, segment: string): Promise<Selected> {
-  const { phases } = await getPublishedPhases(view);
-  const found = phasePage(view, phases, segment);
-  if (!found) return { missing: `no phase "${segment}" in the archive` };
-  const { name } = found.phase.phase;
-  return { slice: { notes: found.phase.notes, title: `${view.site.title}: Phase ${name}`, page: phaseUrl(name), feed: feedUrl.phase(name) } };
-}
 
 // Feeds of the current commit, per slice and origin the site was reached under (its links are
 // absolute), kept until main moves. Bounded, oldest first out, so a stream of forged hosts or

@@ -3,7 +3,7 @@ import { config } from "@/lib/env";
 import { originFor } from "@/lib/http/origin";
 import type { Note } from "@/lib/notes/schema";
 import { tagHasPage } from "@/lib/render/urls";
-import { feedUrl } from "./feeds";
+import { feedUrl } from "./slices";
 
 /**
  * WebSub (W3C Recommendation, 2018) for the archive's feeds. With WEBSUB_HUB set, every feed names

@@ -16,7 +16,7 @@ export async function GET(request: Request) {
     next = page.next;
     return { body: withLlmsPointer(page.body, urls) };
   });
-  if (next) response.headers.set("Link", `<${next}>; rel="next"`);
+  if (next) response.headers.append("Link", `<${next}>; rel="next"`);
   return response;
 }
 

@@ -9,7 +9,7 @@ import { paginate } from "@/lib/public/paging";
 import { PhaseRecord } from "@/components/phase-record";
 import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedView } from "@/lib/content/published";
-import { feedUrl } from "@/lib/public/feeds";
+import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
 import { phasePage } from "@/lib/public/pages";
 import { comparePhases } from "@/lib/public/records";

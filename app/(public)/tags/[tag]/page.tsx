@@ -7,7 +7,7 @@ import { NoteList } from "@/components/note-card";
 import { Pager } from "@/components/pager";
 import { paginate } from "@/lib/public/paging";
 import { getPublishedView } from "@/lib/content/published";
-import { feedUrl } from "@/lib/public/feeds";
+import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
 import { tagPage } from "@/lib/public/pages";
 import { slug, tagUrl } from "@/lib/render/urls";

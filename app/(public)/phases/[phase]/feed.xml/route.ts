@@ -1,4 +1,5 @@
-import { phaseSlice, serveFeed } from "@/lib/public/feeds";
+import { serveFeed } from "@/lib/public/feeds";
+import { phaseSlice } from "@/lib/public/slices";
 
 /** The Atom feed of one phase's notes: /phases/6-architecture/feed.xml, the notes /phases/6-architecture lists. */
 

@@ -1,4 +1,5 @@
-import { serveFeed, tagSlice } from "@/lib/public/feeds";
+import { serveFeed } from "@/lib/public/feeds";
+import { tagSlice } from "@/lib/public/slices";
 
 /** The Atom feed of one tag's notes: /tags/sparse-attention/feed.xml, the notes /tags/sparse-attention lists. */
 
