@@ -15,6 +15,8 @@ export const MEDIA = {
   schema: "application/schema+json; charset=utf-8",
   markdown: "text/markdown; charset=utf-8",
   text: "text/plain; charset=utf-8",
+  /** RFC 9727's API catalog, an RFC 9264 linkset. */
+  linkset: 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
 } as const;
 export type Media = keyof typeof MEDIA;
 
@@ -129,7 +131,7 @@ export function etagMatches(header: string | null, etag: string): boolean {
 function failure(media: Media, status: number, message: string, commit: string | null, extra: Record<string, string> = {}): Response {
   const headers: Record<string, string> = { ...CORS, ...extra, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
   if (commit) headers["X-Content-Commit"] = commit;
-  if (media === "json" || media === "schema") {
+  if (media === "json" || media === "schema" || media === "linkset") {
     return new Response(`${JSON.stringify({ error: message, status, commit })}\n`, {
       status,
       headers: { ...headers, "Content-Type": MEDIA.json },

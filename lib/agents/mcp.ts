@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { PublishedView } from "@/lib/content/published";
 import { BOUNDARY_MEANING, noteIdSchema, STATUS_MEANING, type Note } from "@/lib/notes/schema";
 import { buildCapsule, capsuleMarkdown } from "./capsule";
+import { MCP_SERVER } from "./discovery";
 import { indexEntry, indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND, limitFlags, limitsOf } from "./limits";
 import { noteJson, noteMarkdown, noteText } from "./note-formats";
@@ -70,7 +71,7 @@ const noteInput = z.object({ id: noteIdSchema, format: z.enum(["markdown", "text
 
 export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpServer {
   const server = new McpServer(
-    { name: "field-notes", title: view.site.title, version: "1.0.0" },
+    { name: MCP_SERVER.name, title: view.site.title, version: MCP_SERVER.version },
     {
       jsonSchemaValidator,
       instructions:
