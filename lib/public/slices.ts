@@ -1,6 +1,6 @@
 import { getPublishedPhases } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
-import { STATUS_LABEL, type Status } from "@/lib/notes/schema";
+import { PUBLISHED_STATUSES, STATUS_LABEL, type Status } from "@/lib/notes/schema";
 import { phaseUrl, statusUrl, tagHasPage, tagUrl } from "@/lib/render/urls";
 import { wholeArchive, type FeedSlice } from "./atom";
 import { homeListing, statusParam } from "./listing";
@@ -32,7 +32,7 @@ export const archiveSlice = (view: PublishedView): Selected => ({ slice: { ...wh
 /** The notes of one status, as the home page's status filter lists them. */
 export function statusSlice(view: PublishedView, value: string | null): Selected {
   const { status, unknown } = statusParam(value);
-  if (!status) return { missing: `no published status "${unknown ?? ""}"; the feeds are /feed.xml?status= one of hypothesis, verified, …` };
+  if (!status) return { missing: `no published status "${unknown ?? ""}"; a status's feed is /feed.xml?status= one of ${PUBLISHED_STATUSES.join(", ")}` };
   const listing = homeListing(view, { status });
   const notes = listing.kind === "unknown-status" ? [] : listing.notes;
   return named(view, `Status: ${STATUS_LABEL[status]}`, { notes, page: statusUrl(status), feed: feedUrl.status(status) });
