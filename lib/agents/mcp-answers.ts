@@ -12,11 +12,13 @@ import { MAIN_REF } from "@/lib/working-copy/layout";
  * transport, and validating the result against the tool's output schema, cost 4–64 ms a request,
  * several times the search itself. This is the same per-commit caching `/agents/search.json` has.
  *
- * Every tool is read-only over one published commit, so a call's result is a function of the
- * commit, the site's origin (its URLs) and the call's params; the key also holds the headers the
- * transport validates (Accept, Content-Type, MCP-Protocol-Version), so a request is answered from
- * here only if the very same request was answered 200 by the real server before. Only the
- * JSON-RPC id differs between hits; it is the caller's. Errors (a protocol error, a bad request)
+ * Every tool an anonymous client has is read-only over one published commit (a request with an
+ * Authorization header, which may call write tools, is never kept nor answered from here), so a
+ * call's result is a function of the commit, the site's origin (its URLs) and the call's params;
+ * the key also holds the headers the transport validates (Accept, Content-Type,
+ * MCP-Protocol-Version), so a request is answered from here only if the very same request was
+ * answered 200 by the real server before. Only the JSON-RPC id differs between hits; it is the
+ * caller's. Errors (a protocol error, a bad request)
  * are never kept, and a miss goes through the SDK untouched.
  *
  * Two layers answer from here. The route (app/agents/mcp/route.ts) keeps every 200 result and
@@ -54,6 +56,9 @@ export function toolCallOf(request: Request, commit: string, origin: string): Pr
 }
 
 async function callOf(request: Request, commit: string, origin: string, read: () => Promise<string>): Promise<Call | null> {
+  // A client with a token has write tools, whose calls are never answered twice, and its token is
+  // the route's to check: it always goes through the real server.
+  if (request.headers.has("authorization")) return null;
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) return null;
   let message: unknown;
   try {

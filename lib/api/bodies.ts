@@ -229,7 +229,12 @@ export const reviewBody = z.object({
 });
 
 /** What a review write answers: the review after it, and the new record's id under the name of its kind (a reply answers `comment`). */
-export const reviewWriteBody = reviewBody.extend({ thread: z.string().optional(), comment: z.string().optional(), verdict: z.string().optional() });
+export const reviewWriteBody = reviewBody.extend({
+  thread: z.string().optional(),
+  comment: z.string().optional(),
+  verdict: z.string().optional(),
+  request: z.string().optional(),
+});
 
 const reviewSummary = z.object({
   id: z.string(),

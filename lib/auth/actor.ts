@@ -28,15 +28,23 @@ export async function requireActor(request: Request, role?: Role, options: Actor
   return actor;
 }
 
-async function actorOf(request: Request): Promise<StudioActor | null> {
+/**
+ * The account of the request's bearer token; null when it sends no Authorization header. A
+ * malformed, unknown or revoked token is a 401 (`bad-token`), never anonymous. The MCP endpoint
+ * takes this alone: it answers scripts, not pages, so a session cookie does not count there.
+ */
+export async function tokenActor(request: Request): Promise<StudioActor | null> {
   const header = request.headers.get("authorization");
-  if (header !== null) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m?.[1]) throw new ApiError(401, "bad-token", 'the Authorization header must read "Bearer <token>"');
-    const found = await accountOfToken(m[1]);
-    if (!found) throw new ApiError(401, "bad-token", "this API token is unknown or has been revoked");
-    return { id: found.account.name, name: found.account.name, role: found.account.role, via: "token" };
-  }
+  if (header === null) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m?.[1]) throw new ApiError(401, "bad-token", 'the Authorization header must read "Bearer <token>"');
+  const found = await accountOfToken(m[1]);
+  if (!found) throw new ApiError(401, "bad-token", "this API token is unknown or has been revoked");
+  return { id: found.account.name, name: found.account.name, role: found.account.role, via: "token" };
+}
+
+async function actorOf(request: Request): Promise<StudioActor | null> {
+  if (request.headers.has("authorization")) return tokenActor(request);
   const session = await getServerSession(
     { headers: Object.fromEntries(request.headers), cookies: cookiesOf(request.headers.get("cookie")) } as never,
     { getHeader() {}, setCookie() {}, setHeader() {} } as never,

@@ -5,11 +5,16 @@ import { createAgentMcpServer } from "@/lib/agents/mcp";
 import { keepAnswer, keptAnswer, toolCallOf } from "@/lib/agents/mcp-answers";
 import { foreignReason } from "@/lib/agents/own-origin";
 import { agentUrls } from "@/lib/agents/urls";
+import { ApiError } from "@/lib/api/errors";
+import { tokenActor } from "@/lib/auth/actor";
+import { registerWriteTools, writeToolCalled } from "./write-tools";
 
 /**
- * The MCP endpoint (Streamable HTTP, read-only, stateless): every POST gets a new server and
- * transport over the current published view, answered as JSON. There are no sessions and no
- * server-sent streams, so GET and DELETE are 405.
+ * The MCP endpoint (Streamable HTTP, stateless): every POST gets a new server and transport over
+ * the current published view, answered as JSON. There are no sessions and no server-sent streams,
+ * so GET and DELETE are 405. A client sending the studio API's bearer token also gets the write
+ * tools (./write-tools.ts), which go through the studio's own route handlers; an anonymous one
+ * gets the read tools only, and a bad token is a 401.
  */
 
 export const dynamic = "force-dynamic";
@@ -17,6 +22,18 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request): Promise<Response> {
   const foreign = foreignReason(request.headers);
   if (foreign) return rpcError(403, -32000, `Forbidden: ${foreign}`);
+
+  let authorization: string | null = null;
+  try {
+    if (await tokenActor(request)) authorization = request.headers.get("authorization");
+  } catch (e) {
+    if (e instanceof ApiError) return rpcError(e.status, -32001, `Unauthorized: ${e.message}`, { "WWW-Authenticate": 'Bearer realm="field-notes"' });
+    return rpcError(503, -32603, `the accounts could not be read to check this token: ${(e as Error).message}`);
+  }
+  if (!authorization) {
+    const write = await writeToolCalled(request);
+    if (write) return refusedWrite(write.tool, write.id);
+  }
 
   let view;
   let urls;
@@ -32,6 +49,7 @@ export async function POST(request: Request): Promise<Response> {
   const known = call && keptAnswer(call, view.commit);
   if (known) return known;
   const server = createAgentMcpServer(view, urls);
+  if (authorization) registerWriteTools(server, urls.base, authorization);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
@@ -57,6 +75,12 @@ export function GET(): Response {
 }
 
 export const DELETE = GET;
+
+/** A write tool called without a token: a tool error the agent can read, before any server is built. */
+function refusedWrite(tool: string, id: string | number | null): Response {
+  const text = `${tool} writes to the archive and needs an API token: send Authorization: Bearer <token> (an author's token from \`npm run user -- token <name>\`). Without one this endpoint offers the read tools only.`;
+  return Response.json({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError: true } }, { headers: { "Cache-Control": "no-store" } });
+}
 
 function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers: { ...headers, "Cache-Control": "no-store" } });
