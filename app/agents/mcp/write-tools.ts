@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { MCP_WRITE_TOOLS, type McpWriteTool } from "@/lib/agents/mcp-write-names";
 import { noteViewBody, reviewWriteBody, savedNoteBody } from "@/lib/api/bodies";
 import { createNoteRequest, saveDraftRequest } from "@/lib/validations/studio";
 import { reviewRequestBody, startThreadRequest } from "@/lib/validations/review";
@@ -19,9 +20,6 @@ import * as reviewRequests from "@/app/api/studio/notes/[id]/review-requests/rou
  * error carrying the whole error body (a stale save: `theirs`, `yours` and `base`). Nothing here
  * publishes: a person does that in the studio, after a review.
  */
-
-export const WRITE_TOOLS = ["create_draft", "save_draft", "propose_hypothesis", "comment_on_draft", "request_review"] as const;
-export type WriteTool = (typeof WRITE_TOOLS)[number];
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 /** How a tool reaches the studio: the handler, and the path and body of the request it would answer. */
@@ -125,7 +123,7 @@ export function registerWriteTools(server: McpServer, origin: string, authorizat
  * The write tool a single JSON-RPC `tools/call` names, or null: an anonymous client's call of one
  * is refused before any server is built (the tool is not even listed for it).
  */
-export async function writeToolCalled(request: Request): Promise<{ tool: WriteTool; id: string | number | null } | null> {
+export async function writeToolCalled(request: Request): Promise<{ tool: McpWriteTool; id: string | number | null } | null> {
   let message: unknown;
   try {
     message = JSON.parse(await request.clone().text());
@@ -134,6 +132,6 @@ export async function writeToolCalled(request: Request): Promise<{ tool: WriteTo
   }
   if (!message || typeof message !== "object" || Array.isArray(message)) return null;
   const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
-  if (method !== "tools/call" || !WRITE_TOOLS.includes(params?.name as WriteTool)) return null;
-  return { tool: params?.name as WriteTool, id: typeof id === "string" || typeof id === "number" ? id : null };
+  if (method !== "tools/call" || !MCP_WRITE_TOOLS.includes(params?.name as McpWriteTool)) return null;
+  return { tool: params?.name as McpWriteTool, id: typeof id === "string" || typeof id === "number" ? id : null };
 }
