@@ -23,7 +23,7 @@ export type Media = keyof typeof MEDIA;
 export type AgentContext = { view: PublishedView; urls: AgentUrls; request: Request };
 
 /** What a route builds: a body, or a refusal with its HTTP status and what went wrong. */
-export type Built = { body: string | object } | { status: 400 | 404; error: string };
+export type Built = { body: string | object } | { status: 400 | 404 | 410; error: string };
 
 export const CACHE_CONTROL = "public, max-age=0, must-revalidate";
 

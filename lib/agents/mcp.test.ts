@@ -121,7 +121,9 @@ describe("MCP tools", () => {
     const { tools } = await client.listTools();
     expect(tools.length).toBeGreaterThanOrEqual(4);
     for (const t of tools) expect(t.outputSchema?.type, t.name).toBe("object");
+    const { commit } = (await client.callTool({ name: "list_notes", arguments: {} })).structuredContent as { commit: string };
     const calls: Record<string, Record<string, unknown>> = {
+      changes_since: { since: commit },
       search_notes: { query: "sparse attention" },
       list_notes: {},
       get_capsule: { id: "AFN-016" },

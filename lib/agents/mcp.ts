@@ -9,6 +9,7 @@ import { buildCapsule, capsuleMarkdown } from "./capsule";
 import { MCP_SERVER } from "./discovery";
 import { indexEntry, indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND, limitFlags, limitsOf } from "./limits";
+import { registerChangesTool } from "./mcp-changes";
 import { noteJson, noteMarkdown, noteText } from "./note-formats";
 import { indexPage, INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "./paging";
 import { capsuleSchema, flagsSchema, indexEntrySchema, limitSchema, publishedStatusSchema, searchSchema } from "./schemas";
@@ -174,6 +175,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
     },
   );
 
+  registerChangesTool(server, view, urls);
   registerNoteResources(server, view, urls);
   registerRetrievalPrompt(server, view, urls);
   return server;

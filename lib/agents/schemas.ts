@@ -131,12 +131,46 @@ export const noteDocumentSchema = frontMatterSchema
   .strict();
 export type NoteDocument = z.infer<typeof noteDocumentSchema>;
 
+const changeKinds = ["added", "changed", "re-statused", "superseded", "retracted", "removed"] as const;
+
+export const noteChangeSchema = z
+  .object({
+    id: noteIdSchema,
+    title: z.string(),
+    kind: z
+      .enum(changeKinds)
+      .describe(
+        "added: published since; changed: same status, other fields; re-statused: another status (e.g. promoted); superseded / retracted: it became one; removed: no longer published.",
+      ),
+    status: publishedStatusSchema.nullable().describe("Its status now (null: removed)."),
+    previous_status: publishedStatusSchema.nullable().describe("Its status at `since` (null: added)."),
+    fields: z.array(z.string()).describe("The fields that changed (title, summary, status, tags, decision, evidence, …); empty for added and removed."),
+    superseded_by: noteIdSchema.nullable(),
+    retraction_reason: z.string().nullable(),
+    url: url.nullable().describe("The note as JSON now (null: removed)."),
+  })
+  .strict();
+export type NoteChange = z.infer<typeof noteChangeSchema>;
+
+export const changesSchema = z
+  .object({
+    since: commit.describe("The commit asked about."),
+    commit: commit.describe("Main's commit the changes run to: keep it and ask with it next time."),
+    count: z.int().min(0).describe("How many notes changed (all pages together)."),
+    changes: z.array(noteChangeSchema).describe("One page of changed notes, by id."),
+    next: z.string().nullable().describe("The cursor of the next page (pass it as `cursor`), or null on the last one."),
+    next_url: url.nullable().describe("The URL of the next page, or null on the last one."),
+  })
+  .strict();
+export type ChangesDocument = z.infer<typeof changesSchema>;
+
 export const AGENT_SCHEMAS: Record<SchemaName, { schema: z.ZodType; title: string }> = {
   note: { schema: noteDocumentSchema, title: "Field note (full)" },
   "index-entry": { schema: indexEntrySchema, title: "Compact index entry" },
   capsule: { schema: capsuleSchema, title: "Retrieval capsule" },
   index: { schema: indexSchema, title: "Compact index" },
   search: { schema: searchSchema, title: "Search results" },
+  changes: { schema: changesSchema, title: "Changes since a commit" },
 };
 
 /** The published JSON Schema (draft 2020-12) of one document, identified by its own URL. */

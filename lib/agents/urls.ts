@@ -12,7 +12,7 @@ export type NoteFormat = (typeof NOTE_FORMATS)[number];
 export const CAPSULE_FORMATS = ["md", "json"] as const;
 export type CapsuleFormat = (typeof CAPSULE_FORMATS)[number];
 
-export const SCHEMA_NAMES = ["note", "index-entry", "capsule", "index", "search"] as const;
+export const SCHEMA_NAMES = ["note", "index-entry", "capsule", "index", "search", "changes"] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 export function agentUrls(base: string) {
@@ -32,6 +32,8 @@ export function agentUrls(base: string) {
     llmsFull: `${base}/llms-full.txt`,
     mcp: `${base}/agents/mcp`,
     search: (q: string, limit?: number) => `${base}/agents/search.json?q=${encodeURIComponent(q)}${limit === undefined ? "" : `&limit=${limit}`}`,
+    /** The published notes changed since a commit main was at; `cursor` for a later page. */
+    changes: (since: string, cursor?: string) => `${base}/agents/changes.json?since=${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
     schema: (name: SchemaName) => `${base}/agents/schema/${name}.json`,
     note: (id: string) => `${base}/notes/${id}`,
     noteAs: (id: string, format: NoteFormat) => `${base}/notes/${id}.${format}`,
