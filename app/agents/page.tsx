@@ -5,6 +5,9 @@ import { CAPSULE_BUDGET } from "@/lib/agents/capsule";
 import { ENTRY_BUDGET } from "@/lib/agents/index-entry";
 import { LIMIT_LEGEND } from "@/lib/agents/limits";
 import { MCP_TOOLS } from "@/lib/agents/mcp";
+import { CHANGES_PAGE_SIZE } from "@/lib/agents/changes";
+import { CHANGES_TOOL } from "@/lib/agents/mcp-changes";
+import { MCP_WRITE_TOOLS } from "@/lib/agents/mcp-write-names";
 import { agentUrls, type AgentUrls } from "@/lib/agents/urls";
 import { siteOrigin } from "@/lib/public/origin";
 import { STATUS_MEANING, PUBLISHED_STATUSES } from "@/lib/notes/schema";
@@ -128,13 +131,13 @@ export default async function AgentsPage() {
         </p>
 
         <h2 id="formats">Formats and URLs</h2>
-        <Formats urls={urls} example={example} />
+        <Formats urls={urls} example={example} commit={view.commit} />
 
         <h2 id="mcp">MCP</h2>
         <p>
-          A read-only Model Context Protocol server answers at <code>{urls.mcp}</code> over Streamable HTTP. It is stateless: each POST is answered on its own,
-          as JSON; there are no sessions or server-sent streams, so GET is 405. A notification is accepted with 202. Requests whose <code>Host</code> or{" "}
-          <code>Origin</code> is not this site&apos;s are refused (DNS rebinding protection).
+          A Model Context Protocol server answers at <code>{urls.mcp}</code> over Streamable HTTP, read-only unless the client sends an API token (below). It is
+          stateless: each POST is answered on its own, as JSON; there are no sessions or server-sent streams, so GET is 405. A notification is accepted with
+          202. Requests whose <code>Host</code> or <code>Origin</code> is not this site&apos;s are refused (DNS rebinding protection).
         </p>
         <table className={styles.table}>
           <caption>Tools (all read-only; results carry status, boundaries and flags as structured fields, each with an output schema)</caption>
@@ -182,6 +185,17 @@ export default async function AgentsPage() {
               </td>
               <td>the full note</td>
             </tr>
+            <tr>
+              <td>
+                <code>{CHANGES_TOOL}</code>
+              </td>
+              <td>
+                <code>since</code> (a commit you read), <code>cursor</code>
+              </td>
+              <td>
+                the published notes changed since then, as <a href="#changes">changes.json</a> answers
+              </td>
+            </tr>
           </tbody>
         </table>
         <p>
@@ -190,6 +204,19 @@ export default async function AgentsPage() {
           prompt retrieval_protocol carries the protocol and the hard-boundary rules for a task. A client configuration:
         </p>
         <pre className={styles.code}>{JSON.stringify({ mcpServers: { "field-notes": { type: "http", url: urls.mcp } } }, null, 2)}</pre>
+        <p id="writing">
+          <strong>Writing through the rules.</strong> A client that sends <code>Authorization: Bearer &lt;token&gt;</code> (a token from{" "}
+          <code>npm run user -- token &lt;name&gt;</code>) also gets{" "}
+          {MCP_WRITE_TOOLS.map((t, i) => (
+            <span key={t}>
+              {i > 0 ? (i === MCP_WRITE_TOOLS.length - 1 ? " and " : ", ") : ""}
+              <code>{t}</code>
+            </span>
+          ))}
+          . Each is one call of the studio&apos;s API, with its roles and rules: a save names the revision it read, and a stale one is a tool error carrying
+          both versions. Nothing an agent writes is public until a person publishes it after review. Without a token these tools are not listed and a call is
+          refused; a bad token is a 401.
+        </p>
 
         <h2 id="caching">Provenance and caching</h2>
         <ul>
@@ -201,6 +228,11 @@ export default async function AgentsPage() {
             <code>304 Not Modified</code>. <code>Cache-Control: public, max-age=0, must-revalidate</code>: always revalidate.
           </li>
           <li>GET is open to every origin (CORS), so a browser-based agent can read it too.</li>
+          <li id="changes">
+            To catch up, keep the commit you read and ask <code>{`${urls.base}/agents/changes.json?since=<commit>`}</code>: the published notes added, changed
+            (which fields), re-statused, superseded, retracted or removed since then, with main&apos;s commit to keep for next time, {CHANGES_PAGE_SIZE} a page
+            (<code>next_url</code>). A commit main was never at here answers <code>410 Gone</code>: read the index again.
+          </li>
           <li>
             Every page asked for with <code>Accept: text/markdown</code> answers its Markdown twin, with <code>Vary: Accept</code>; the HTML names the twin in a{" "}
             <code>Link</code> header.
@@ -235,7 +267,7 @@ export default async function AgentsPage() {
   );
 }
 
-function Formats({ urls, example }: { urls: AgentUrls; example: string }) {
+function Formats({ urls, example, commit }: { urls: AgentUrls; example: string; commit: string }) {
   const rows: { what: string; pattern: string; media: string; href: string }[] = [
     { what: "Note, HTML", pattern: "/notes/{id}", media: "text/html", href: urls.note(example) },
     { what: "Note, Markdown with front matter", pattern: "/notes/{id}.md", media: "text/markdown", href: urls.noteAs(example, "md") },
@@ -247,12 +279,13 @@ function Formats({ urls, example }: { urls: AgentUrls; example: string }) {
     { what: "Compact index, JSON", pattern: "/agents/index.json", media: "application/json", href: urls.indexJson },
     { what: "Phases and their closeout records", pattern: "/agents/phases.json", media: "application/json", href: `${urls.base}/agents/phases.json` },
     { what: "Search", pattern: "/agents/search.json?q=…&limit=…", media: "application/json", href: urls.search("transactional state", 5) },
+    { what: "Changes since a commit", pattern: "/agents/changes.json?since={commit}&cursor=…", media: "application/json", href: urls.changes(commit) },
     { what: "llms.txt", pattern: "/llms.txt", media: "text/plain", href: urls.llms },
     { what: "Every note in full", pattern: "/llms-full.txt", media: "text/plain", href: urls.llmsFull },
     { what: "Every page in Markdown", pattern: "/agents/pages.txt", media: "text/plain", href: urls.pagesTxt },
     {
       what: "JSON Schemas",
-      pattern: "/agents/schema/{note|index-entry|capsule|index|search}.json",
+      pattern: "/agents/schema/{note|index-entry|capsule|index|search|changes}.json",
       media: "application/schema+json",
       href: urls.schema("note"),
     },

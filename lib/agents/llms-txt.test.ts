@@ -43,7 +43,7 @@ describe("/llms.txt", () => {
     expect(notes.links.find((l) => l.name.startsWith("AFN-003"))?.notes).toMatch(/^verified-structural, structural-only; core 3\. /);
     // The guide, search and MCP once each; the full texts under Optional.
     const forAgents = parsed.sections.find((s) => s.name === "For agents")!.links.map((l) => l.url);
-    expect(forAgents).toEqual([urls.guide, `${urls.base}/search.md?q=transactional+state`, `${urls.guide}#mcp`]);
+    expect(forAgents).toEqual([urls.guide, `${urls.base}/search.md?q=transactional+state`, `${urls.guide}#mcp`, `${urls.guide}#changes`]);
     expect(links.filter((l) => l.url === urls.guide)).toHaveLength(1);
     const optional = parsed.sections.find((s) => s.name === "Optional")!.links.map((l) => l.url);
     expect(optional).toEqual(expect.arrayContaining([urls.llmsFull, urls.pagesTxt]));

@@ -66,7 +66,12 @@ export function llmsTxt(view: LlmsView, urls: AgentUrls, allPhases: PhasesView["
       `ranked results for a query (put your task's words in q); as index entries in JSON: ${urls.base}/agents/search.json?q=…&limit=…`,
     ),
     // The endpoint itself answers only POST; the link goes to where the guide explains it.
-    link("MCP", `${urls.guide}#mcp`, `read-only Streamable HTTP, POST ${urls.mcp}: tools, note resources, a retrieval prompt`),
+    link("MCP", `${urls.guide}#mcp`, `Streamable HTTP, POST ${urls.mcp}: read tools, note resources, a retrieval prompt; write tools with an API token`),
+    link(
+      "What changed",
+      `${urls.guide}#changes`,
+      `the published notes changed since a commit you read: ${urls.base}/agents/changes.json?since=<commit> (MCP changes_since)`,
+    ),
     "",
     "## Notes",
     "",

@@ -11,7 +11,10 @@ import { comparePhases, DEFAULT_QUERY, groupByPhase, recordsHref, type RecordPar
 import type { PhasePage, TagPage } from "@/lib/public/pages";
 import { phaseUrl } from "@/lib/render/urls";
 import type { SearchHit } from "@/lib/search";
+import { CHANGES_PAGE_SIZE } from "./changes";
 import { LIMIT_LEGEND } from "./limits";
+import { CHANGES_TOOL } from "./mcp-changes";
+import { MCP_WRITE_TOOLS } from "./mcp-write-names";
 import type { AgentUrls } from "./urls";
 
 /**
@@ -297,6 +300,7 @@ export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry
     ["Compact index, JSON", urls.indexJson, "application/json"],
     ["Phases and their closeout records", `${urls.base}/agents/phases.json`, "application/json"],
     ["Search", urls.search("transactional state", 5), "application/json"],
+    ["Changes since a commit", urls.changes(view.commit), "application/json"],
     ["llms.txt", urls.llms, "text/plain"],
     ["Every note in full", urls.llmsFull, "text/plain"],
     ["Every page in Markdown", urls.pagesTxt, "text/plain"],
@@ -346,7 +350,7 @@ export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry
     "",
     "## MCP",
     "",
-    `A read-only Model Context Protocol server answers at ${urls.mcp} over Streamable HTTP. It is stateless: each POST is answered on its own, as JSON; there are no sessions or server-sent streams, so GET is 405. A notification is accepted with 202. Requests whose Host or Origin is not this site's are refused (DNS rebinding protection).`,
+    `A Model Context Protocol server answers at ${urls.mcp} over Streamable HTTP, read-only unless the client sends an API token (below). It is stateless: each POST is answered on its own, as JSON; there are no sessions or server-sent streams, so GET is 405. A notification is accepted with 202. Requests whose Host or Origin is not this site's are refused (DNS rebinding protection).`,
     "",
     "Tools (all read-only; results carry status, boundaries and flags as structured fields, each with an output schema)",
     "",
@@ -356,6 +360,7 @@ export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry
     `| ${tools[1]} | status, tag, phase (all optional) | the compact index, filtered |`,
     `| ${tools[2]} | id | the capsule |`,
     `| ${tools[3]} | id, format: markdown, text or json | the full note |`,
+    `| ${CHANGES_TOOL} | since (a commit you read), cursor | the published notes changed since then, as changes.json answers |`,
     "",
     `Every published note is also a resource: ${urls.base}/notes/{id}.{format} (md, txt or json) and its capsule ${urls.base}/agents/capsules/{id}.{format} (md or json), both advertised by resources/templates/list, with note IDs completed. The prompt retrieval_protocol carries the protocol and the hard-boundary rules for a task. A client configuration:`,
     "",
@@ -363,11 +368,14 @@ export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry
     JSON.stringify({ mcpServers: { "field-notes": { type: "http", url: urls.mcp } } }, null, 2),
     "```",
     "",
+    `**Writing through the rules.** A client that sends Authorization: Bearer <token> (a token from \`npm run user -- token <name>\`) also gets ${MCP_WRITE_TOOLS.slice(0, -1).join(", ")} and ${MCP_WRITE_TOOLS.at(-1)}. Each is one call of the studio's API, with its roles and rules: a save names the revision it read, and a stale one is a tool error carrying both versions. Nothing an agent writes is public until a person publishes it after review. Without a token these tools are not listed and a call is refused; a bad token is a 401.`,
+    "",
     "## Provenance and caching",
     "",
     "- Every response names the commit it was built from: the X-Content-Commit header, and a commit field in JSON.",
     "- Its ETag is derived from that commit; send it back in If-None-Match and an unchanged archive answers 304 Not Modified. Cache-Control: public, max-age=0, must-revalidate: always revalidate.",
     "- GET is open to every origin (CORS), so a browser-based agent can read it too.",
+    `- To catch up, keep the commit you read and ask ${urls.base}/agents/changes.json?since=<commit>: the published notes added, changed (which fields), re-statused, superseded, retracted or removed since then, with main's commit to keep for next time, ${CHANGES_PAGE_SIZE} a page (next_url). A commit main was never at here answers 410 Gone: read the index again.`,
     "- Every page asked for with Accept: text/markdown answers its Markdown twin, with Vary: Accept; the HTML names the twin in a Link header.",
     "",
     "## Archive policy",
