@@ -115,18 +115,32 @@ export function noteChanges(before: ReadonlyMap<string, Note>, after: ReadonlyMa
   return out;
 }
 
-// Main's first-parent history, per main commit: which commits main has been at.
-const HISTORY = new WeakMap<PublishedView, Promise<ReadonlySet<string>>>();
+// How far main's first-parent history has been walked, per main commit: the commits seen, and where
+// the walk goes on. An agent asks about a recent commit, so a walk stops as soon as it meets it.
+type Walk = { seen: Set<string>; next: string | undefined; busy: Promise<void> };
+const WALKS = new WeakMap<PublishedView, Walk>();
+const WALK_STEP = 256;
 
 async function mainHasBeenAt(view: PublishedView, commit: string): Promise<boolean> {
   if (commit === view.commit) return true;
-  let history = HISTORY.get(view);
-  if (!history) {
-    history = getContentStore()
-      .then((store) => store.log(view.commit))
-      .then((log) => new Set(log.map((r) => r.commit)));
-    HISTORY.set(view, history);
-    history.catch(() => HISTORY.delete(view));
-  }
-  return (await history).has(commit);
+  const store = await getContentStore();
+  // A commit this repository does not hold is answered without walking anything.
+  if (!(await store.log(commit, { limit: 1 }).catch(() => null))) return false;
+  let walk = WALKS.get(view);
+  if (!walk) WALKS.set(view, (walk = { seen: new Set(), next: view.commit, busy: Promise.resolve() }));
+  const w = walk;
+  // One walk at a time per view: concurrent questions share what the other has read.
+  const result = w.busy.then(async () => {
+    while (!w.seen.has(commit) && w.next !== undefined) {
+      const step = await store.log(w.next, { limit: WALK_STEP });
+      for (const r of step) w.seen.add(r.commit);
+      w.next = step.length === WALK_STEP ? step.at(-1)?.parents[0] : undefined;
+    }
+    return w.seen.has(commit);
+  });
+  w.busy = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  return result;
 }
