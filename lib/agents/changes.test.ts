@@ -7,7 +7,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/env";
 import { commitWithGit } from "@/lib/testing/plain-git";
+import { seedNotes } from "@/lib/testing/seed";
+import { noteChanges } from "./changes";
 import { changesSchema } from "./schemas";
+import { agentUrls } from "./urls";
 
 /**
  * `/agents/changes.json?since=<commit>` and MCP `changes_since` over a real content repository
@@ -119,6 +122,24 @@ describe("changes.json", () => {
     expect(await ask("")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^since is missing/) } });
     expect(await ask("?since=main")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^since must be a 40-character commit id/) } });
     expect(await ask(`?since=${since}&cursor=AFN-999`)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/cursor "AFN-999"/) } });
+  });
+});
+
+describe("noteChanges", () => {
+  it("names an added, a re-statused and a removed note, and passes over one only reformatted", () => {
+    const seed = new Map(seedNotes().map((n) => [n.id, n]));
+    const before = new Map(seed);
+    before.delete("AFN-021");
+    const after = new Map(seed);
+    after.delete("AFN-020");
+    after.set("AFN-019", { ...seed.get("AFN-019")!, status: "verified-checkpoint" });
+    after.set("AFN-018", { ...seed.get("AFN-018")! }); // another object, the same fields
+    const kinds = noteChanges(before, after, agentUrls(SITE)).map((c) => [c.id, c.kind, c.previous_status, c.status, c.fields]);
+    expect(kinds).toEqual([
+      ["AFN-019", "re-statused", "hypothesis", "verified-checkpoint", ["status"]],
+      ["AFN-020", "removed", "verified-structural", null, []],
+      ["AFN-021", "added", null, "hypothesis", []],
+    ]);
   });
 });
 
