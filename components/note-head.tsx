@@ -43,6 +43,20 @@ export function NoteHead({ note, linkable, children }: { note: Note; linkable: R
             <TagList tags={note.tags} />
           </dd>
         </div>
+        {note.affects.length ? (
+          <div>
+            {/* What the note governs (`affects`): agents ask /agents/governing.json which notes govern a change. */}
+            <dt>Governs</dt>
+            <dd className="governs">
+              {note.affects.map((entry, i) => (
+                <span key={entry}>
+                  {i ? ", " : null}
+                  <code>{entry}</code>
+                </span>
+              ))}
+            </dd>
+          </div>
+        ) : null}
         {children}
       </dl>
     </header>

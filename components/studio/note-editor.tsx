@@ -428,6 +428,17 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           onBlur={blur("related")}
           onChange={(related) => edit("related", { ...fields, related })}
         />
+        <ChipsField
+          label="Affects"
+          hint="What this note governs: code paths or globs (src/cache/**), or component:<name>. Press Enter after each."
+          value={fields.affects}
+          suggestions={[]}
+          commaSeparates={false}
+          problems={problemsAt("affects")}
+          readOnly={readOnly}
+          onBlur={blur("affects")}
+          onChange={(affects) => edit("affects", { ...fields, affects })}
+        />
         <BoundariesField
           value={fields.boundaries}
           problems={problemsAt("boundaries")}

@@ -98,17 +98,19 @@ export function ChipsField(
     normalize?: (text: string) => string | null;
     /** How a chip reads ("AFN-011 Paged KV cache"). */
     display?: (item: string) => string;
+    /** Whether a comma ends an item (tags); off for globs, where `{a,b}` is one item. */
+    commaSeparates?: boolean;
     onChange: (v: string[]) => void;
   },
 ) {
+  const commas = props.commaSeparates ?? true;
   const [text, setText] = useState("");
   const id = idOf(props.label);
   const errorId = `${id}-errors`;
   const display = props.display ?? ((x: string) => x);
   const items = props.value.filter((x) => x.trim() !== "");
   const add = (raw: string) => {
-    const added = raw
-      .split(",")
+    const added = (commas ? raw.split(",") : [raw])
       .map((x) => x.trim())
       .filter(Boolean)
       .map((x) => props.normalize?.(x) ?? x);
@@ -154,7 +156,7 @@ export function ChipsField(
               const native = e.nativeEvent;
               const picked = !(native instanceof InputEvent) || native.inputType === "insertReplacementText";
               if (picked && props.suggestions.some((s) => s.value === v)) add(v);
-              else if (v.endsWith(",")) add(v);
+              else if (commas && v.endsWith(",")) add(v);
               else setText(v);
             }}
             onKeyDown={(e) => {

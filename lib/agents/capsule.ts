@@ -72,6 +72,7 @@ function assemble(note: Note, view: CapsuleView, urls: AgentUrls, whole: Record<
     // The note page heads each section with id "h-<key>" (components/note-section.tsx).
     evidence: { summary: field("evidence"), url: `${urls.note(note.id)}#h-evidence` },
     related: related.slice(0, RELATED_SHOWN),
+    affects: note.affects,
     superseded_by: note.superseded_by && view.byId.has(note.superseded_by) ? note.superseded_by : null,
     open_full_note: { when: whenToOpen(note, clipped, related.length), url: urls.noteAs(note.id, "md") },
   };
@@ -115,6 +116,7 @@ export function capsuleMarkdown(c: Capsule): string {
     ...limitLines,
     flagsLine(c.flags),
     ...(c.superseded_by ? [`Superseded by: ${c.superseded_by}`] : []),
+    ...(c.affects.length ? [`Governs: ${c.affects.join(", ")}`] : []),
     "",
     `Decision: ${c.decision || "(none written)"}`,
     `Invariant: ${c.invariant || "(none written)"}`,

@@ -82,6 +82,7 @@ export function noteText(note: Note, view: NoteView, urls: AgentUrls): string {
     ...(note.tags.length ? [`Tags: ${note.tags.join(", ")}`] : []),
     ...(note.core ? [`Core decision ${note.core.rank}: ${note.core.label}`] : []),
     ...(note.related.length ? [`Related: ${note.related.join(", ")}`] : []),
+    ...(note.affects.length ? [`Governs: ${note.affects.join(", ")}`] : []),
     `Source: ${urls.note(note.id)} (commit ${view.commit})`,
     "",
     "Summary",

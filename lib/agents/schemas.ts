@@ -104,6 +104,9 @@ export const capsuleSchema = z
     claim_boundary: z.string(),
     evidence: z.object({ summary: z.string(), url }).strict().describe("Where the evidence is."),
     related: z.array(z.object({ id: noteIdSchema, title: z.string(), status: publishedStatusSchema, capsule_url: url }).strict()),
+    affects: z
+      .array(z.string())
+      .describe("What the note governs: code paths and globs relative to a repository's root, and components written component:<name>."),
     superseded_by: noteIdSchema.nullable(),
     open_full_note: z.object({ when: z.string(), url }).strict(),
   })

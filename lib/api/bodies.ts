@@ -104,6 +104,7 @@ const noteShape = z.object({
   order: z.number(),
   core: z.object({ rank: z.number(), label: z.string() }).optional(),
   related: z.array(z.string()),
+  affects: z.array(z.string()),
   superseded_by: z.string().optional(),
   retraction_reason: z.string().optional(),
   provenance: z.object({ source: z.enum(["seed-index", "author"]), detail: z.string().optional() }).optional(),

@@ -23,6 +23,7 @@ export function comparableFields(note: Note): FieldValue[] {
     list("tags", "Tags", note.tags),
     text("core", "Core decision", note.core ? `${note.core.rank}. ${note.core.label}` : ""),
     list("related", "Related notes", note.related),
+    list("affects", "Governs", note.affects),
     text("supersededBy", "Superseded by", note.superseded_by),
     text("retractionReason", "Retraction reason", note.retraction_reason),
     text("order", "Position in the list", String(note.order)),

@@ -65,6 +65,7 @@ export function changedFields(saved: NoteFields, current: NoteFields): string[] 
     )
   )
     changed.push("Related notes");
+  if (!same(list(saved.affects), list(current.affects))) changed.push("Affects");
   if (!same([...saved.boundaries].sort(), [...current.boundaries].sort())) changed.push("Boundaries");
   if (!same(saved.core, current.core)) changed.push("Core");
   for (const { key, heading } of SECTIONS) if (saved.sections[key] !== current.sections[key]) changed.push(heading);

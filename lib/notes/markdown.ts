@@ -29,6 +29,7 @@ const FRONT_MATTER_KEYS = [
   "order",
   "core",
   "related",
+  "affects",
   "superseded_by",
   "retraction_reason",
   "provenance",
@@ -45,6 +46,8 @@ export function serializeNote(input: NoteInput | Note): string {
   const front: Record<string, unknown> = {};
   for (const key of FRONT_MATTER_KEYS) {
     const value = note[key];
+    // An empty `affects` is not written: files from before the field stay byte for byte the same.
+    if (key === "affects" && note.affects.length === 0) continue;
     if (value !== undefined) front[key] = value;
   }
   const yaml = YAML.stringify(front, { lineWidth: 0, flowCollectionPadding: false });

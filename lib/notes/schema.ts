@@ -96,6 +96,36 @@ export function scanSection(markdown: string): { reservedHeading: number | null;
   return { reservedHeading, unclosedFence: fence === null ? null : opened };
 }
 
+/**
+ * One entry of `affects`: what a note governs. A code path or glob relative to the repository root
+ * (`src/cache/**`, `engine/metal/*.metal`, `src/cache` for a folder and all under it), or a named
+ * component written `component:<name>`. Whether a glob matches everything is the rule's business
+ * (lib/rules/affects.ts); this is the entry's shape.
+ */
+export const COMPONENT_PREFIX = "component:";
+export const affectsEntrySchema = line("affects entry", 200)
+  .min(1, "an affects entry is empty")
+  .superRefine((s, ctx) => {
+    const problem = affectsEntryProblem(s);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+function affectsEntryProblem(entry: string): string | null {
+  const quoted = JSON.stringify(entry);
+  if (entry.startsWith(COMPONENT_PREFIX)) {
+    const name = entry.slice(COMPONENT_PREFIX.length);
+    if (!/^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,99}$/.test(name) || name !== name.trim())
+      return `${quoted}: a component name after "component:" is letters, digits, spaces, ".", "_", "-" or "/", starting with a letter or digit`;
+    return null;
+  }
+  if (entry.includes("\\")) return `${quoted}: write paths with "/", not "\\"`;
+  if (entry.startsWith("/")) return `${quoted}: a path is relative to the repository root; drop the leading "/"`;
+  if (entry.startsWith("!")) return `${quoted}: a negated glob ("!…") cannot say what a note governs; list what it does govern`;
+  if (entry.split("/").some((part) => part === ".." || part === ".")) return `${quoted}: a path may not contain "." or ".." segments`;
+  if (/\s/.test(entry.replace(/ /g, ""))) return `${quoted}: a path may not contain tabs or line breaks`;
+  return null;
+}
+
 export const coreSchema = z
   .object({
     rank: z.number().int("core rank must be a whole number").min(1, "core rank starts at 1").max(99),
@@ -143,6 +173,12 @@ export const frontMatterSchema = z
     related: z
       .array(noteIdSchema)
       .refine((r) => new Set(r).size === r.length, "a related note is listed twice")
+      .default([]),
+    // What the note governs: code paths, globs and named components (see affectsEntrySchema).
+    affects: z
+      .array(affectsEntrySchema)
+      .max(50, "at most 50 affects entries")
+      .refine((a) => new Set(a).size === a.length, "an affects entry is listed twice")
       .default([]),
     superseded_by: noteIdSchema.optional(),
     retraction_reason: line("retraction reason", 600).min(1).optional(),

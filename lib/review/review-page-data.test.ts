@@ -29,6 +29,7 @@ const fields = (decision: string): NoteFields => ({
   tags: ["admission"],
   related: [],
   boundaries: [],
+  affects: [],
   core: null,
   sections: {
     decision,

@@ -14,6 +14,7 @@ import {
   type ReviewState,
 } from "./status-machine";
 import { listOfLabels, verifiedChanges } from "./verified-change";
+import { affectsProblems } from "./affects";
 import { checkDiagrams } from "./diagrams";
 import { checkImages, type AssetContext } from "./images";
 import { checkNotePhase, checkPhaseChange, isVerifiedStatus, type PhaseNoteFact } from "./phase-closeout";
@@ -41,6 +42,8 @@ export type Rule =
   | "images"
   // a Mermaid diagram too large to draw (./diagrams.ts: links after & groups are expanded, nodes)
   | "diagrams"
+  // an `affects` glob that matches every path (./affects.ts)
+  | "affects"
   | "status"
   | "review"
   // a published change to a verified note's substance without the approval it needs (./verified-change.ts)
@@ -153,6 +156,8 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
       });
     }
   }
+
+  for (const p of affectsProblems(after.affects)) findings.push({ rule: "affects", field: "affects", message: p.message });
 
   if (kind === "create" && after.status !== "draft") findings.push({ rule: "status", field: "status", message: "a new note starts as a draft" });
   if (kind === "save" && before && before.status !== after.status) {

@@ -26,6 +26,7 @@ export function describeSave(id: string, before: Note | null, after: Note, reaso
   for (const [key, label] of [
     ["tags", "tags"],
     ["related", "related notes"],
+    ["affects", "affects"],
   ] as const) {
     const added = after[key].filter((x) => !before[key].includes(x));
     const removed = before[key].filter((x) => !after[key].includes(x));

@@ -89,8 +89,8 @@ function refuseReadOnlyChanges(id: string, meta: NoteMeta, body: NoteBody) {
 }
 
 function fieldsFrom(body: NoteBody): NoteFields {
-  const { title, summary, phase, tags, related, boundaries, core, sections } = body;
-  return { title, summary, phase, tags, related, boundaries, core, sections };
+  const { title, summary, phase, tags, related, boundaries, affects, core, sections } = body;
+  return { title, summary, phase, tags, related, boundaries, affects, core, sections };
 }
 
 /** The note the acceptance function accepted, typed as one (it ran the same schema). */

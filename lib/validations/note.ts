@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { noteSchema, SECTIONS, type Note, type NoteInput, type SectionKey } from "@/lib/notes/schema";
 import { sectionShapeProblems } from "@/lib/notes/section-shape";
+import { affectsProblems } from "@/lib/rules/affects";
 
 /**
  * The editor's fields and how they become a note. Imported by the browser (validation as you
@@ -19,6 +20,8 @@ export const noteFieldsSchema = z
     tags: z.array(z.string()).max(100),
     related: z.array(z.string()).max(200),
     boundaries: z.array(z.string()).max(10),
+    // Optional in a request, so a client from before the field still saves (as "governs nothing").
+    affects: z.array(z.string()).max(100).default([]),
     core: z.object({ rank: z.number(), label: z.string() }).strict().nullable(),
     sections: z.object(sectionsShape).strict(),
   })
@@ -36,6 +39,7 @@ export function blankFields(): NoteFields {
     tags: [],
     related: [],
     boundaries: [],
+    affects: [],
     core: null,
     sections: { decision: "", invariant: "", rejectedShortcut: "", evidence: "", claimBoundary: "", notes: "" },
   };
@@ -49,6 +53,7 @@ export function fieldsOf(note: Note): NoteFields {
     tags: [...note.tags],
     related: [...note.related],
     boundaries: [...note.boundaries],
+    affects: [...note.affects],
     core: note.core ? { ...note.core } : null,
     sections: { ...note.sections },
   };
@@ -68,6 +73,7 @@ export function composeNote(meta: NoteMeta, fields: NoteFields): NoteInput {
     tags: list(fields.tags),
     order: meta.order,
     related: list(fields.related).map((r) => r.toUpperCase()),
+    affects: list(fields.affects),
     sections: { ...fields.sections },
   };
   if (fields.core) note.core = { rank: fields.core.rank, label: fields.core.label.trim() };
@@ -84,9 +90,12 @@ export function validateNote(input: NoteInput): { ok: true; note: Note } | { ok:
   const result = noteSchema.safeParse(input);
   if (result.success) {
     // What a save refuses beyond the schema (lib/rules/accept-write.ts): the same words, as you type.
-    const shape = SECTIONS.flatMap(({ key, heading }) =>
-      sectionShapeProblems(heading, result.data.sections[key]).map((p) => ({ field: `sections.${key}`, message: p.message })),
-    );
+    const shape = [
+      ...affectsProblems(result.data.affects).map((p) => ({ field: "affects", message: p.message })),
+      ...SECTIONS.flatMap(({ key, heading }) =>
+        sectionShapeProblems(heading, result.data.sections[key]).map((p) => ({ field: `sections.${key}`, message: p.message })),
+      ),
+    ];
     return shape.length ? { ok: false, problems: shape } : { ok: true, note: result.data };
   }
   return { ok: false, problems: result.error.issues.map((i) => ({ field: fieldOfPath(i.path), message: i.message })) };
@@ -107,6 +116,7 @@ export const FIELD_LABELS: Record<string, string> = {
   tags: "Tags",
   related: "Related notes",
   boundaries: "Boundaries",
+  affects: "Affects",
   "core.rank": "Core rank",
   "core.label": "Core label",
   ...Object.fromEntries(SECTIONS.map((s) => [`sections.${s.key}`, s.heading])),
@@ -117,5 +127,5 @@ export function sameFields(a: NoteFields, b: NoteFields): boolean {
 }
 
 function normalizeFields(f: NoteFields): NoteFields {
-  return { ...f, tags: list(f.tags), related: list(f.related), core: f.core ? { ...f.core } : null, sections: { ...f.sections } };
+  return { ...f, tags: list(f.tags), related: list(f.related), affects: list(f.affects), core: f.core ? { ...f.core } : null, sections: { ...f.sections } };
 }
