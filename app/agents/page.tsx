@@ -196,6 +196,18 @@ export default async function AgentsPage() {
                 the published notes changed since then, as <a href="#changes">changes.json</a> answers
               </td>
             </tr>
+            <tr>
+              <td>
+                <code>{MCP_TOOLS[4]}</code>
+              </td>
+              <td>
+                <code>paths</code>, <code>components</code>, <code>diff</code> (a unified diff)
+              </td>
+              <td>
+                the published notes governing that change, with pinned citations (also <code>GET {urls.governing}?path=…</code>, or POST a{" "}
+                <code>text/x-diff</code> there)
+              </td>
+            </tr>
           </tbody>
         </table>
         <p>

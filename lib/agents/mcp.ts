@@ -16,6 +16,7 @@ import { capsuleSchema, flagsSchema, indexEntrySchema, limitSchema, publishedSta
 import { searchReady } from "@/lib/search";
 import { agentSearch, SEARCH_LIMIT } from "./search";
 import type { AgentUrls } from "./urls";
+import { registerGoverningTool } from "./mcp-governing";
 
 /**
  * The MCP server for one request: read-only tools and resources over the published view it was
@@ -23,7 +24,7 @@ import type { AgentUrls } from "./urls";
  * boundaries and the limit flags as structured fields, validated against their output schemas.
  */
 
-export const MCP_TOOLS = ["search_notes", "list_notes", "get_capsule", "get_note"] as const;
+export const MCP_TOOLS = ["search_notes", "list_notes", "get_capsule", "get_note", "governing_notes"] as const;
 export const MCP_PROMPTS = ["retrieval_protocol"] as const;
 /** Resource URI templates: a note in each of its formats, and its capsule. */
 export const NOTE_RESOURCE = (base: string) => `${base}/notes/{id}.{format}`;
@@ -176,6 +177,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
   );
 
   registerChangesTool(server, view, urls);
+  registerGoverningTool(server, view, urls);
   registerNoteResources(server, view, urls);
   registerRetrievalPrompt(server, view, urls);
   return server;

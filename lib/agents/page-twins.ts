@@ -361,6 +361,7 @@ export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry
     `| ${tools[2]} | id | the capsule |`,
     `| ${tools[3]} | id, format: markdown, text or json | the full note |`,
     `| ${CHANGES_TOOL} | since (a commit you read), cursor | the published notes changed since then, as changes.json answers |`,
+    `| ${tools[4]} | paths, components, diff (a unified diff) | the published notes governing that change, with pinned citations (also GET ${urls.governing}?path=… and POST a text/x-diff there) |`,
     "",
     `Every published note is also a resource: ${urls.base}/notes/{id}.{format} (md, txt or json) and its capsule ${urls.base}/agents/capsules/{id}.{format} (md or json), both advertised by resources/templates/list, with note IDs completed. The prompt retrieval_protocol carries the protocol and the hard-boundary rules for a task. A client configuration:`,
     "",

@@ -139,7 +139,7 @@ describe("the MCP endpoint", () => {
   it("lists the read-only tools and finds AFN-010 first for 'transactional state'", async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["changes_since", "get_capsule", "get_note", "list_notes", "search_notes"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["changes_since", "get_capsule", "get_note", "governing_notes", "list_notes", "search_notes"]);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true && t.outputSchema)).toBe(true);
     const result = await client.callTool({ name: "search_notes", arguments: { query: "transactional state" } });
     const hits = (result.structuredContent as { results: { id: string; status: string; flags: object }[] }).results;

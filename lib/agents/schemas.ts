@@ -166,6 +166,68 @@ export const changesSchema = z
   })
   .strict();
 export type ChangesDocument = z.infer<typeof changesSchema>;
+const governedMatch = z
+  .object({ path: z.string().describe("A path or component the question named."), entry: z.string().describe("The note's affects entry that matched it.") })
+  .strict();
+
+export const governingNoteSchema = z
+  .object({
+    id: noteIdSchema,
+    title: z.string(),
+    status: publishedStatusSchema,
+    status_meaning: z.string(),
+    boundaries: z.array(boundarySchema),
+    flags: flagsSchema,
+    limits: z.array(limitSchema),
+    invariant: z.string().describe("The Invariant section in full (Markdown)."),
+    claim_boundary: z.string().describe("The Claim boundary section in full (Markdown)."),
+    affects: z.array(z.string()),
+    matched: z.array(governedMatch).min(1),
+    needs_human_review: z.boolean().describe("A verified structural decision, or a pinned-not-supported boundary: a change here needs a person's look."),
+    revision: commit.describe("The commit on main that last changed the note: its citation is pinned to it."),
+    urls: z
+      .object({
+        live: url,
+        pinned: url.describe("The note as published at `revision`; its text never changes."),
+        invariant: url,
+        claim_boundary: url,
+        decision: url,
+        capsule_md: url,
+      })
+      .strict(),
+  })
+  .strict();
+export type GoverningNote = z.infer<typeof governingNoteSchema>;
+
+export const governingSchema = z
+  .object({
+    commit,
+    paths: z.array(z.string()).describe("The repository paths asked about (from the query or the diff)."),
+    components: z.array(z.string()),
+    needs_human_review: z.boolean().describe("Whether any governing note needs a person's look (see each note)."),
+    count: z.int().min(0),
+    notes: z
+      .array(governingNoteSchema)
+      .describe(
+        "Published notes in force whose affects match, strongest status first (verified structural, checkpoint, hypothesis), then the most specific match.",
+      ),
+    replaced: z
+      .array(
+        z
+          .object({
+            id: noteIdSchema,
+            title: z.string(),
+            status: z.enum(["superseded", "retracted"]),
+            matched: z.array(governedMatch).min(1),
+            superseded_by: noteIdSchema.nullable().describe("The published note in force that replaced it (the end of the supersession chain), or null."),
+            successor_listed: z.boolean().describe("Whether that successor governs these paths too, and so is among `notes`."),
+          })
+          .strict(),
+      )
+      .describe("Superseded and retracted notes whose affects match: not in force, so not in `notes`; read their successor instead."),
+  })
+  .strict();
+export type GoverningDocument = z.infer<typeof governingSchema>;
 
 export const AGENT_SCHEMAS: Record<SchemaName, { schema: z.ZodType; title: string }> = {
   note: { schema: noteDocumentSchema, title: "Field note (full)" },
@@ -174,6 +236,7 @@ export const AGENT_SCHEMAS: Record<SchemaName, { schema: z.ZodType; title: strin
   index: { schema: indexSchema, title: "Compact index" },
   search: { schema: searchSchema, title: "Search results" },
   changes: { schema: changesSchema, title: "Changes since a commit" },
+  governing: { schema: governingSchema, title: "Notes governing a change" },
 };
 
 /** The published JSON Schema (draft 2020-12) of one document, identified by its own URL. */

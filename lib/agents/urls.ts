@@ -1,4 +1,4 @@
-import { tagUrl } from "@/lib/render/urls";
+import { pinnedNoteUrl, tagUrl } from "@/lib/render/urls";
 
 /**
  * Where each agent format lives. One place builds every URL, so the index, capsules, llms.txt,
@@ -12,7 +12,7 @@ export type NoteFormat = (typeof NOTE_FORMATS)[number];
 export const CAPSULE_FORMATS = ["md", "json"] as const;
 export type CapsuleFormat = (typeof CAPSULE_FORMATS)[number];
 
-export const SCHEMA_NAMES = ["note", "index-entry", "capsule", "index", "search", "changes"] as const;
+export const SCHEMA_NAMES = ["note", "index-entry", "capsule", "index", "search", "changes", "governing"] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 export function agentUrls(base: string) {
@@ -36,6 +36,9 @@ export function agentUrls(base: string) {
     changes: (since: string, cursor?: string) => `${base}/agents/changes.json?since=${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
     schema: (name: SchemaName) => `${base}/agents/schema/${name}.json`,
     note: (id: string) => `${base}/notes/${id}`,
+    /** The note as published at `commit` (a commit of main that changed it): its text never changes. */
+    pinned: (id: string, commit: string) => `${base}${pinnedNoteUrl(id, commit)}`,
+    governing: `${base}/agents/governing.json`,
     noteAs: (id: string, format: NoteFormat) => `${base}/notes/${id}.${format}`,
     capsule: (id: string, format: CapsuleFormat) => `${base}/agents/capsules/${id}.${format}`,
   };

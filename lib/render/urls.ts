@@ -1,10 +1,25 @@
 import { decodeParam } from "@/lib/http/params";
-import type { Status } from "@/lib/notes/schema";
+import type { SectionKey, Status } from "@/lib/notes/schema";
 
 /** The public URLs of the archive, in one place so every link and the sitemap agree. */
 
 export const noteUrl = (id: string) => `/notes/${id}`;
 export const historyUrl = (id: string) => `/notes/${id}/history`;
+/** The note as published at one commit of main: a citation that keeps its text (`?rev=`, see lib/public/pinned-note.ts). */
+export const pinnedNoteUrl = (id: string, commit: string) => `/notes/${id}?rev=${commit}`;
+
+/**
+ * Each section's stable anchor on the note page and in its Markdown twin (`#decision`,
+ * `#rejected-shortcut`, `#claim-boundary`): what a citation points at, so it never changes.
+ */
+export const SECTION_ANCHORS = {
+  decision: "decision",
+  invariant: "invariant",
+  rejectedShortcut: "rejected-shortcut",
+  evidence: "evidence",
+  claimBoundary: "claim-boundary",
+  notes: "notes",
+} as const satisfies Record<SectionKey, string>;
 export const statusUrl = (status: Status) => `/?status=${status}`;
 export const tagUrl = (tag: string) => `/tags/${slug(tag)}`;
 export const phaseUrl = (phase: string) => `/phases/${slug(phase)}`;
