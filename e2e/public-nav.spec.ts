@@ -50,7 +50,7 @@ test.describe("a note page", () => {
       "Related notes",
     ]);
     await toc.getByRole("link", { name: "Evidence" }).click();
-    await expect(page).toHaveURL(/#h-evidence$/);
+    await expect(page).toHaveURL(/#evidence$/);
     await expect(page.getByRole("heading", { level: 2, name: "Evidence" })).toBeInViewport();
 
     // In the right-hand column, and still in view far down the note.

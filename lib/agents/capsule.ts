@@ -1,5 +1,6 @@
 import type { PublishedView } from "@/lib/content/published";
 import { BOUNDARY_MEANING, STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { SECTION_ANCHORS } from "@/lib/render/urls";
 import { flagsLine, limitFlags, limitsOf } from "./limits";
 import { markdownToLine } from "./plain-text";
 import type { Capsule } from "./schemas";
@@ -69,12 +70,13 @@ function assemble(note: Note, view: CapsuleView, urls: AgentUrls, whole: Record<
     invariant: field("invariant"),
     rejected_shortcut: field("rejected_shortcut"),
     claim_boundary: field("claim_boundary"),
-    // The note page heads each section with id "h-<key>" (components/note-section.tsx).
-    evidence: { summary: field("evidence"), url: `${urls.note(note.id)}#h-evidence` },
+    // Each section's stable anchor on the note page (SECTION_ANCHORS, components/note-section.tsx).
+    evidence: { summary: field("evidence"), url: `${urls.note(note.id)}#${SECTION_ANCHORS.evidence}` },
     related: related.slice(0, RELATED_SHOWN),
     affects: note.affects,
     superseded_by: note.superseded_by && view.byId.has(note.superseded_by) ? note.superseded_by : null,
     open_full_note: { when: whenToOpen(note, clipped, related.length), url: urls.noteAs(note.id, "md") },
+    cite: { live: urls.note(note.id), pinned: urls.pinned(note.id, view.commit) },
   };
 }
 
@@ -109,14 +111,14 @@ export function capsuleMarkdown(c: Capsule): string {
     .map((l) => `Boundary: ${l.flag}. ${l.meaning}`);
   // IDs only: the compact index already gave the agent their titles.
   const related = c.related.map((r) => (r.status.startsWith("verified") ? r.id : `${r.id} (${r.status})`));
-  return [
+  const text = [
     `# ${c.id}: ${c.title}`,
     "",
     `Status: ${c.status}. ${c.status_meaning}`,
     ...limitLines,
     flagsLine(c.flags),
     ...(c.superseded_by ? [`Superseded by: ${c.superseded_by}`] : []),
-    ...(c.affects.length ? [`Governs: ${c.affects.join(", ")}`] : []),
+    ...(c.affects.length ? [governsLine(c.affects)] : []),
     "",
     `Decision: ${c.decision || "(none written)"}`,
     `Invariant: ${c.invariant || "(none written)"}`,
@@ -128,4 +130,15 @@ export function capsuleMarkdown(c: Capsule): string {
     `Full note: ${c.open_full_note.url}. ${c.open_full_note.when}`,
     "",
   ].join("\n");
+  // The pinned citation when it fits the budget (a capsule at the schema's limits has no room for it; its JSON always has it).
+  const cite = `Cite: ${c.cite.pinned}\n`;
+  return tokens(text) + tokens(cite) <= CAPSULE_BUDGET ? `${text}${cite}` : text;
+}
+
+/** What the note governs, at most AFFECTS_SHOWN entries (the full note lists all of them). */
+export const AFFECTS_SHOWN = 5;
+function governsLine(affects: readonly string[]): string {
+  const shown = affects.slice(0, AFFECTS_SHOWN).map((a) => (a.length > 80 ? `${a.slice(0, 79)}…` : a));
+  const more = affects.length - shown.length;
+  return `Governs: ${shown.join(", ")}${more > 0 ? ` (and ${more} more in the full note)` : ""}`;
 }

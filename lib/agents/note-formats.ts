@@ -1,7 +1,8 @@
 import YAML from "yaml";
 import type { PublishedView } from "@/lib/content/published";
 import { serializeNote } from "@/lib/notes/markdown";
-import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note, type SectionKey } from "@/lib/notes/schema";
+import { SECTION_ANCHORS } from "@/lib/render/urls";
 import { withoutLineSeparators } from "@/lib/notes/section-shape";
 import { imagesOf, parseAssetPath } from "@/lib/rules/images";
 import { flagsLine, limitFlags, limitsOf } from "./limits";
@@ -17,7 +18,20 @@ import type { AgentUrls } from "./urls";
 type NoteView = Pick<PublishedView, "commit" | "backlinks">;
 
 /** Front matter keys this module adds to the note file; an agent removes them to commit the file back. */
-export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits"] as const;
+export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits", "cite"] as const;
+
+/**
+ * Where to cite the note: live (always the current version) and pinned to the commit this answer
+ * was built from (`?rev=`, its text never changes), with each section's stable anchor.
+ */
+export function citeOf(id: string, commit: string, urls: AgentUrls) {
+  const pinned = urls.pinned(id, commit);
+  return {
+    live: urls.note(id),
+    pinned,
+    sections: Object.fromEntries(SECTIONS.map((s) => [s.key, `${pinned}#${SECTION_ANCHORS[s.key]}`])) as Record<SectionKey, string>,
+  };
+}
 
 /**
  * The note file with the read-only keys. With `urls` its images are at their absolute URLs (an
@@ -30,8 +44,9 @@ export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits"] as
 export function noteMarkdown(stored: Note, view: NoteView, urls?: AgentUrls, { pointer = true }: { pointer?: boolean } = {}): string {
   const note = withoutSeparators(stored);
   const file = serializeNote(urls ? withAbsoluteImages(note, urls) : note);
+  const cite = urls ? { cite: { live: urls.note(note.id), pinned: urls.pinned(note.id, view.commit) } } : {};
   const added = YAML.stringify(
-    { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note) },
+    { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note), ...cite },
     { lineWidth: 0, flowCollectionPadding: false },
   );
   // The note file's front matter ends at its second "---" line; the read-only keys go just before it.
@@ -40,7 +55,8 @@ export function noteMarkdown(stored: Note, view: NoteView, urls?: AgentUrls, { p
     urls && imagesOf(note).some((i) => parseAssetPath(i.src))
       ? `# Image URLs are absolute here; the file in the repository references them as assets/${note.id}/<hash>.<ext>.\n`
       : "";
-  const comment = `# Read-only, added for agents (remove ${READ_ONLY_KEYS.join(", ")} before committing this file back):\n${images}`;
+  const anchors = `# Each section's stable anchor, here and on the page: ${SECTIONS.map((s) => `#${SECTION_ANCHORS[s.key]}`).join(", ")}.\n`;
+  const comment = `# Read-only, added for agents (remove ${READ_ONLY_KEYS.join(", ")} before committing this file back):\n${images}${urls ? anchors : ""}`;
   const index = urls && pointer ? `# For agents: the index of this archive is ${urls.llms}\n` : "";
   return `---\n${index}${file.slice(4, close + 1)}${comment}${added}${file.slice(close + 1)}`;
 }
@@ -57,6 +73,7 @@ export function noteJson(stored: Note, view: NoteView, urls: AgentUrls): NoteDoc
     limits: limitsOf(note),
     backlinks: view.backlinks.get(note.id) ?? [],
     images: imagesOf(note).map((i) => ({ section: i.field.replace(/^sections\./, ""), alt: i.alt, url: imageUrl(i.src, urls) })),
+    cite: citeOf(note.id, view.commit, urls),
     urls: {
       html: urls.note(note.id),
       md: urls.noteAs(note.id, "md"),
@@ -84,6 +101,7 @@ export function noteText(note: Note, view: NoteView, urls: AgentUrls): string {
     ...(note.related.length ? [`Related: ${note.related.join(", ")}`] : []),
     ...(note.affects.length ? [`Governs: ${note.affects.join(", ")}`] : []),
     `Source: ${urls.note(note.id)} (commit ${view.commit})`,
+    `Pinned: ${urls.pinned(note.id, view.commit)} (this text, whatever changes later)`,
     "",
     "Summary",
     note.summary,

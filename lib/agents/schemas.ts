@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BOUNDARIES, frontMatterSchema, noteIdSchema, sectionsSchema, STATUSES } from "@/lib/notes/schema";
+import { BOUNDARIES, frontMatterSchema, noteIdSchema, SECTIONS, sectionsSchema, STATUSES, type SectionKey } from "@/lib/notes/schema";
 import type { SchemaName } from "./urls";
 
 /**
@@ -109,9 +109,22 @@ export const capsuleSchema = z
       .describe("What the note governs: code paths and globs relative to a repository's root, and components written component:<name>."),
     superseded_by: noteIdSchema.nullable(),
     open_full_note: z.object({ when: z.string(), url }).strict(),
+    cite: z
+      .object({ live: url, pinned: url.describe("The note as published at `commit` (?rev=): its text never changes.") })
+      .strict()
+      .describe("Where to cite the note."),
   })
   .strict();
 export type Capsule = z.infer<typeof capsuleSchema>;
+
+const citeSchema = z
+  .object({
+    live: url.describe("The note's page: always its current version."),
+    pinned: url.describe("The note as published at `commit` (?rev=): its text never changes."),
+    sections: z.record(z.enum(SECTIONS.map((s) => s.key) as [SectionKey, ...SectionKey[]]), url).describe("Each section's pinned URL with its stable anchor."),
+  })
+  .strict()
+  .describe("Where to cite the note.");
 
 /** The full note as JSON: the note file's own fields, plus the limits spelled out and where it lives. */
 export const noteDocumentSchema = frontMatterSchema
@@ -129,6 +142,7 @@ export const noteDocumentSchema = frontMatterSchema
       .describe(
         "The figures the sections show, in order: alt text (what each shows) and the image's absolute URL. The sections reference them as assets/<id>/<hash>.<ext>.",
       ),
+    cite: citeSchema,
     urls: z.object({ html: url, md: url, txt: url, json: url, capsule_md: url, capsule_json: url }).strict(),
   })
   .strict();

@@ -3,12 +3,14 @@
  * are part of its key, in this order, so `/notes/AFN-016?q=anything` is the note page already
  * rendered, not a new render (a long note took seconds each). Each list is what the route reads:
  * home's filters (lib/public/records.ts `parseRecordQuery`, `statusParam`) and page, search's q,
- * a tag's or phase's page, the agents' index cursor, search.json's q and limit. A route that starts
+ * a tag's or phase's page, a note's rev, the agents' index cursor, search.json's q and limit. A route that starts
  * reading another parameter must be named here, or every request gets the page without it.
  */
 const READS: [RegExp, readonly string[]][] = [
   [/^\/$/, ["status", "tag", "phase", "view", "sort", "dir", "group", "page"]],
   [/^\/search$/, ["q"]],
+  // A note pinned to a commit of main (lib/content/pinned-note.ts), as a page and as its .md/.txt/.json.
+  [/^\/notes\/[^/]+$/, ["rev"]],
   [/^\/(tags|phases)\/[^/]+$/, ["page"]],
   [/^\/agents\/index\.(json|md)$/, ["cursor"]],
   [/^\/agents\/search\.json$/, ["q", "limit"]],

@@ -16,7 +16,9 @@ import { neighbors } from "@/lib/public/records";
 import { APP_IDENTITY } from "@/lib/store/api";
 import { pageMetadata } from "@/lib/public/meta";
 import { loadPublishedNote } from "@/lib/public/published-note";
-import { historyUrl, noteUrl } from "@/lib/render/urls";
+import { historyUrl, noteUrl, SECTION_ANCHORS, segment } from "@/lib/render/urls";
+import { getPublishedView } from "@/lib/content/published";
+import { publishedNoteAt } from "@/lib/content/pinned-note";
 
 /**
  * One published note: every section from Markdown, what its status and boundaries mean, its links;
@@ -24,17 +26,29 @@ import { historyUrl, noteUrl } from "@/lib/render/urls";
  * editorial order of "All decision records", with the way back to that list.
  */
 
-type Props = { params: Promise<{ id: string }> };
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ rev?: string | string[] }> };
 
 // The five sections every decision record has; "Notes" is shown only when written.
 const ALWAYS = new Set(["decision", "invariant", "rejectedShortcut", "evidence", "claimBoundary"]);
 
-const load = loadPublishedNote;
+/**
+ * The note as published now, or with `?rev=<commit>` as published at that commit of main (a
+ * citation that keeps its text; lib/content/pinned-note.ts), null where it was not published.
+ */
+async function load(params: Props["params"], searchParams: Props["searchParams"]) {
+  const found = await loadPublishedNote(params);
+  const { rev } = await searchParams;
+  if (rev === undefined) return found ? { ...found, pinned: null } : null;
+  const pinned = typeof rev === "string" ? await publishedNoteAt(segment((await params).id), rev) : null;
+  if (!pinned) return null;
+  // A note retracted or deleted since still has its pinned revisions: the rest of the page is main's.
+  return { view: found?.view ?? (await getPublishedView()), note: pinned.note, pinned: pinned.commit };
+}
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const found = await load(params);
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const found = await load(params, searchParams);
   if (!found) return { title: "Note not found", robots: { index: false } };
-  const { note } = found;
+  const { note, pinned } = found;
   const meta = pageMetadata({ title: `${note.id}: ${note.title}`, description: note.summary, path: noteUrl(note.id), type: "article" });
   return {
     ...meta,
@@ -48,14 +62,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
       },
     },
     keywords: note.tags,
+    // A pinned revision is a citation, not a page of its own for search engines.
+    ...(pinned ? { robots: { index: false } } : {}),
   };
 }
 
-export default async function NotePage({ params }: Props) {
-  const found = await load(params);
+export default async function NotePage({ params, searchParams }: Props) {
+  const found = await load(params, searchParams);
   if (!found) notFound();
-  const { view, note } = found;
-  const [changed, claim] = await Promise.all([lastChange(view, note.id), claimChange(view, note)]);
+  const { view, note, pinned } = found;
+  const [changed, claim] = pinned ? [null, null] : await Promise.all([lastChange(view, note.id), claimChange(view, note)]);
   const linkable = new Set(view.byId.keys());
   const related = note.related.flatMap((id) => view.byId.get(id) ?? []);
   // A related note that also refers back is listed once, under Related notes, and marked so.
@@ -69,6 +85,15 @@ export default async function NotePage({ params }: Props) {
   return (
     <article className="note note-layout" aria-labelledby="note-title">
       <NoteHead note={note} linkable={linkable}>
+        {pinned ? (
+          <div className="pinned-notice">
+            {/* ?rev=<commit>: this revision, kept as it was for citations. */}
+            <dt>Pinned revision</dt>
+            <dd>
+              As published at commit <code>{pinned.slice(0, 12)}</code> · <Link href={noteUrl(note.id)}>Read the current version</Link>
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Last change</dt>
           <dd>
@@ -122,7 +147,7 @@ export default async function NotePage({ params }: Props) {
           </li>
           {shown.map((s) => (
             <li key={s.key}>
-              <a href={`#h-${s.key}`}>{s.heading}</a>
+              <a href={`#${SECTION_ANCHORS[s.key]}`}>{s.heading}</a>
             </li>
           ))}
           <li>
@@ -175,7 +200,7 @@ export default async function NotePage({ params }: Props) {
         )}
       </nav>
 
-      <CommitLine commit={view.commit} />
+      <CommitLine commit={pinned ?? view.commit} />
     </article>
   );
 }

@@ -2,10 +2,12 @@ import { preflight, serveAgent } from "@/lib/agents/http";
 import { noteJson, noteMarkdown, noteText } from "@/lib/agents/note-formats";
 import { parseFileName } from "@/lib/agents/routes";
 import { NOTE_FORMATS } from "@/lib/agents/urls";
+import { publishedNoteAt } from "@/lib/content/pinned-note";
 
 /**
  * A published note as Markdown, LLM text or JSON. proxy.ts rewrites /notes/AFN-016.md|.txt|.json,
- * and /notes/AFN-016 asked for with Accept: text/markdown, to this route.
+ * and /notes/AFN-016 asked for with Accept: text/markdown, to this route. `?rev=<commit>` answers
+ * the note as published at that commit of main (lib/content/pinned-note.ts), 404 where it was not.
  */
 
 export const dynamic = "force-dynamic";
@@ -17,12 +19,25 @@ export async function GET(request: Request, { params }: { params: Promise<{ file
   const format = file.ok ? file.format : "txt";
   // The Markdown also answers /notes/{id} by negotiation, so caches must key it on Accept.
   const headers: Record<string, string> = format === "md" ? { Vary: "Accept" } : {};
-  return serveAgent(request, { variant: `note.${format}`, media: MEDIA[format], headers }, ({ view, urls }) => {
+  const rev = new URL(request.url).searchParams.get("rev");
+  const variant = rev === null ? `note.${format}` : `note.${format}@${rev.slice(0, 40)}`;
+  return serveAgent(request, { variant, media: MEDIA[format], headers }, async ({ view, urls }) => {
     if (!file.ok) return { status: 404, error: file.error };
-    const note = view.byId.get(file.id);
+    let note = view.byId.get(file.id);
+    let at = view;
+    if (rev !== null) {
+      const pinned = await publishedNoteAt(file.id, rev);
+      if (!pinned)
+        return {
+          status: 404,
+          error: `${file.id} was not published at ${JSON.stringify(rev.slice(0, 40))}: rev names a commit of main (7 to 40 hex digits) where the note is published; its history is ${urls.note(file.id)}/history`,
+        };
+      note = pinned.note;
+      at = { ...view, commit: pinned.commit };
+    }
     if (!note) return { status: 404, error: `no published note ${file.id}; the compact index lists them at ${urls.indexMd}` };
-    if (format === "json") return { body: noteJson(note, view, urls) };
-    return { body: format === "md" ? noteMarkdown(note, view, urls) : noteText(note, view, urls) };
+    if (format === "json") return { body: noteJson(note, at, urls) };
+    return { body: format === "md" ? noteMarkdown(note, at, urls) : noteText(note, at, urls) };
   });
 }
 

@@ -1,0 +1,108 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { renderToStaticMarkup } from "react-dom/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NoteSection } from "@/components/note-section";
+import { pageCacheUrl } from "@/lib/http/page-query";
+import { parseNote, serializeNote } from "@/lib/notes/markdown";
+import type { Note } from "@/lib/notes/schema";
+import { commitWithGit } from "@/lib/testing/plain-git";
+
+/**
+ * Stable citations: `?rev=<commit>` answers a note as published at that commit of main after main
+ * has changed it, 404 for a commit where it was not published or that is not main's (a draft's);
+ * every section has a stable anchor; the page cache keys on rev.
+ */
+
+const SITE = "http://notes.test:3000";
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-pinned-"));
+process.env.DATA_DIR = dataDir;
+process.env.SITE_URL = SITE;
+const gitdir = path.join(dataDir, "content.git");
+const head = (ref = "main") => execFileSync("git", ["--git-dir", gitdir, "rev-parse", ref]).toString().trim();
+
+type Handler = (request: Request, ctx: { params: Promise<{ file: string }> }) => Promise<Response>;
+let note: Handler;
+let capsule: Handler;
+const get = (handler: Handler, url: string, file: string) =>
+  handler(new Request(`${SITE}${url}`, { headers: { host: "notes.test:3000" } }), { params: Promise.resolve({ file }) });
+
+const seed = (id: string): Note => {
+  const parsed = parseNote(fs.readFileSync(path.resolve(__dirname, "../../content/notes", `${id}.md`), "utf8"));
+  if (!parsed.ok) throw new Error(id);
+  return parsed.note;
+};
+let before = "";
+let after = "";
+
+beforeAll(async () => {
+  note = (await import("@/app/agents/notes/[file]/route")).GET;
+  capsule = (await import("@/app/agents/capsules/[file]/route")).GET;
+  await get(note, "/notes/AFN-016.md", "AFN-016.md"); // seeds the repository
+  before = head();
+  const original = seed("AFN-016");
+  commitWithGit(gitdir, {
+    "notes/AFN-016.md": serializeNote({ ...original, sections: { ...original.sections, decision: "The decision as main says it now." } }),
+    "notes/AFN-099.md": serializeNote({ ...original, id: "AFN-099", order: 99, core: undefined }),
+  });
+  after = head();
+  // A draft revision on its own branch: never a published commit.
+  commitWithGit(gitdir, { "notes/AFN-016.md": serializeNote({ ...original, status: "draft", title: "Draft title" }) }, "drafts/AFN-016");
+});
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe("?rev=<commit> on a note's twins", () => {
+  it("answers the text of that commit after main changed the note, in every format", async () => {
+    const live = await (await get(note, "/notes/AFN-016.md", "AFN-016.md")).text();
+    expect(live).toContain("The decision as main says it now.");
+    const pinned = await get(note, `/notes/AFN-016.md?rev=${before}`, "AFN-016.md");
+    expect(pinned.status).toBe(200);
+    const md = await pinned.text();
+    expect(md).toContain(seed("AFN-016").sections.decision);
+    expect(md).not.toContain("The decision as main says it now.");
+    expect(md).toContain(`commit: ${before}`);
+    expect(md).toContain(`pinned: ${SITE}/notes/AFN-016?rev=${before}`);
+    expect(md).toContain("#decision, #invariant, #rejected-shortcut, #evidence, #claim-boundary, #notes");
+    const json = await (await get(note, `/notes/AFN-016.json?rev=${before.slice(0, 10)}`, "AFN-016.json")).json();
+    expect(json.sections.decision).toBe(seed("AFN-016").sections.decision);
+    expect(json.cite.sections.claimBoundary).toBe(`${SITE}/notes/AFN-016?rev=${before}#claim-boundary`);
+    const txt = await (await get(note, `/notes/AFN-016.txt?rev=${before}`, "AFN-016.txt")).text();
+    expect(txt).toContain(`Pinned: ${SITE}/notes/AFN-016?rev=${before}`);
+  });
+
+  it("answers 404 for a commit where the note was not published, a draft's commit, and a rev that is not a commit", async () => {
+    const notYet = await get(note, `/notes/AFN-099.md?rev=${before}`, "AFN-099.md");
+    expect(notYet.status).toBe(404);
+    expect(await notYet.text()).toMatch(/AFN-099 was not published at/);
+    expect((await get(note, `/notes/AFN-099.md?rev=${after}`, "AFN-099.md")).status).toBe(200);
+    const draft = head("drafts/AFN-016");
+    expect((await get(note, `/notes/AFN-016.md?rev=${draft}`, "AFN-016.md")).status).toBe(404);
+    expect((await get(note, `/notes/AFN-016.json?rev=${draft.slice(0, 8)}`, "AFN-016.json")).status).toBe(404);
+    expect((await get(note, "/notes/AFN-016.md?rev=main", "AFN-016.md")).status).toBe(404);
+    expect((await get(note, `/notes/AFN-016.md?rev=${"0".repeat(40)}`, "AFN-016.md")).status).toBe(404);
+  });
+
+  it("gives live and pinned URLs in the capsule, and the pinned one answers", async () => {
+    const c = await (await get(capsule, "/agents/capsules/AFN-016.json", "AFN-016.json")).json();
+    expect(c.cite).toEqual({ live: `${SITE}/notes/AFN-016`, pinned: `${SITE}/notes/AFN-016?rev=${after}` });
+    expect(c.evidence.url).toBe(`${SITE}/notes/AFN-016#evidence`);
+    const rev = new URL(c.cite.pinned).searchParams.get("rev") ?? "";
+    expect((await get(note, `/notes/AFN-016.md?rev=${rev}`, "AFN-016.md")).status).toBe(200);
+  });
+});
+
+describe("stable anchors and the page cache", () => {
+  it("puts each section's anchor on the page's section", async () => {
+    const html = renderToStaticMarkup(await NoteSection({ id: "claimBoundary", heading: "Claim boundary", markdown: "Only this.", linkable: new Set() }));
+    expect(html).toMatch(/<section class="note-section" id="claim-boundary"/);
+  });
+
+  it("keys a note page and its twins on rev, and on nothing else", () => {
+    expect(pageCacheUrl("/notes/AFN-016", new URLSearchParams(`q=x&rev=${before}`))).toBe(`/notes/AFN-016?rev=${before}`);
+    expect(pageCacheUrl("/notes/AFN-016.md", new URLSearchParams(`rev=${before}`))).toBe(`/notes/AFN-016.md?rev=${before}`);
+    expect(pageCacheUrl("/notes/AFN-016", new URLSearchParams("q=x"))).toBe("/notes/AFN-016");
+  });
+});
