@@ -128,6 +128,7 @@ describe("MCP tools", () => {
       list_notes: {},
       get_capsule: { id: "AFN-016" },
       get_note: { id: "AFN-016" },
+      governing_notes: { paths: ["src/cache/lru.ts"] },
     };
     for (const t of tools) {
       const result = await client.callTool({ name: t.name, arguments: calls[t.name] ?? {} });
