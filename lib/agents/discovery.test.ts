@@ -74,7 +74,15 @@ describe("the API catalog (/.well-known/api-catalog, RFC 9727)", () => {
     expect(self!.anchor).toBe(`${BASE}/.well-known/api-catalog`);
     expect(self!.item!.map((i) => i.href)).toEqual(apis.map((a) => a.anchor));
     expect(apis.map((a) => a.anchor)).toEqual(
-      expect.arrayContaining([`${BASE}/llms.txt`, `${BASE}/agents/index.json`, `${BASE}/agents/search.json`, `${BASE}/agents/mcp`, `${BASE}/feed.xml`]),
+      expect.arrayContaining([
+        `${BASE}/llms.txt`,
+        `${BASE}/agents/index.json`,
+        `${BASE}/agents/search.json`,
+        `${BASE}/agents/mcp`,
+        `${BASE}/feed.xml`,
+        `${BASE}/agents/changes.json`,
+        `${BASE}/agents/governing.json`,
+      ]),
     );
     for (const api of apis) expect(api["service-desc"] ?? api["service-doc"], api.anchor).toBeDefined();
     // Every JSON Schema it names answers one, from the schema route.

@@ -67,6 +67,8 @@ export function apiCatalog(urls: AgentUrls, catalogUrl: string, serverCardUrl: s
     { anchor: `${urls.base}/notes/`, "service-desc": [schema("note")], "service-doc": [doc] },
     { anchor: `${urls.base}/agents/search.json`, "service-desc": [schema("search")], "service-doc": [doc] },
     { anchor: `${urls.base}/agents/phases.json`, "service-doc": [doc] },
+    { anchor: `${urls.base}/agents/changes.json`, "service-desc": [schema("changes")], "service-doc": [doc] },
+    { anchor: urls.governing, "service-desc": [schema("governing")], "service-doc": [doc] },
     { anchor: urls.mcp, "service-desc": [{ href: serverCardUrl, type: "application/json", title: "MCP Server Card (SEP-2127)" }], "service-doc": [doc] },
     { anchor: `${urls.base}/feed.xml`, "service-doc": [doc] },
   ];

@@ -94,4 +94,15 @@ describe("section overrides", () => {
     expect(mapped.note.sections.notes).not.toContain("No order is lost.");
     expect(() => sectionTable(["Drivers=reasons"])).toThrow(/--section Drivers=reasons: expected Heading=field/);
   });
+
+  it("carries a record's affects: entries into the note's field, and keeps the ones the rules refuse in Notes", () => {
+    const r = readRecord(
+      "0007-cache.md",
+      '---\nstatus: accepted\naffects: [src/cache/**, "**", component:search index, /etc/x]\n---\n# Cache\n\n## Decision\n\nd\n',
+    );
+    if (!r.ok) throw new Error("not a record");
+    const mapped = mapRecord(r.record, { id: "ADR-007", order: 1, phase: "p", resolve: () => null, provenance: "x" });
+    expect(mapped.note.affects).toEqual(["src/cache/**", "component:search index"]);
+    expect(mapped.note.sections.notes).toContain("Affects entries not kept (the note's rules refuse them): **, /etc/x");
+  });
 });

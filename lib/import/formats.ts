@@ -31,6 +31,8 @@ export type SourceRecord = {
   /** Targets (file names or numbers as written) the record says it supersedes / is superseded by. */
   supersedes: string[];
   supersededBy: string[];
+  /** Front matter `affects:` (adrkit's field): what the record governs, judged by the note's rules when mapped. */
+  affects: string[];
   /** Metadata the note has no field for (deciders, date, unknown front-matter keys): kept in Notes. */
   fields: SourceField[];
   /** Text between the title and the first section that is not metadata. */
@@ -86,6 +88,7 @@ export function readRecord(file: string, text: string): { ok: true; record: Sour
   let date: string | null = null;
   const supersedes: string[] = [];
   const supersededBy: string[] = [];
+  const affects: string[] = [];
   let title = stripNumber(titleLine?.text ?? "").title;
   let number = numberOf(file, titleLine?.text ?? "");
 
@@ -97,6 +100,7 @@ export function readRecord(file: string, text: string): { ok: true; record: Sour
     else if (k === "tags") tags.push(...list(value));
     else if (k === "supersedes") supersedes.push(...list(value));
     else if (k === "superseded_by" || k === "superseded-by" || k === "supersededby") supersededBy.push(...list(value));
+    else if (k === "affects") affects.push(...list(value));
     else if ((k === "number" || k === "id") && /^\d+$/.test(scalar(value))) number ??= Number(scalar(value));
     else {
       if (k === "date") date = scalar(value);
@@ -147,7 +151,7 @@ export function readRecord(file: string, text: string): { ok: true; record: Sour
   if (!title) return { ok: false, problem: { file, line: 1, reason: "the record has no title (`# Title` or `title:`)" } };
   return {
     ok: true,
-    record: { file, format, number, title, status, statusLine, date, tags, supersedes, supersededBy, fields, preamble, sections },
+    record: { file, format, number, title, status, statusLine, date, tags, supersedes, supersededBy, affects, fields, preamble, sections },
   };
 }
 

@@ -1,6 +1,7 @@
 import { emptySections } from "@/lib/notes/markdown";
 import { demoteQuietHeadings } from "@/lib/notes/section-headings";
-import { SECTIONS, type Note, type SectionKey, type Sections } from "@/lib/notes/schema";
+import { affectsEntrySchema, SECTIONS, type Note, type SectionKey, type Sections } from "@/lib/notes/schema";
+import { affectsProblems } from "@/lib/rules/affects";
 import { tagHasPage } from "@/lib/render/urls";
 import type { SourceRecord } from "./formats";
 
@@ -80,8 +81,10 @@ export function mapRecord(record: SourceRecord, opts: MapOptions): Mapped {
   for (const s of record.sections) parts[table[s.heading.toLowerCase()] ?? "notes"].push({ heading: s.heading, text: s.text });
 
   const tags = cleanTags(record.tags);
+  const affects = cleanAffects(record.affects);
   const details = record.fields.map((f) => `- ${f.key}: ${oneLine(f.value)}`);
   if (tags.dropped.length) details.push(`- Tags not kept as tags: ${tags.dropped.join(", ")}`);
+  if (affects.dropped.length) details.push(`- Affects entries not kept (the note's rules refuse them): ${affects.dropped.join(", ")}`);
   if (details.length) parts.notes.push({ heading: "Record details", text: details.join("\n") });
 
   const sections: Sections = emptySections();
@@ -113,6 +116,7 @@ export function mapRecord(record: SourceRecord, opts: MapOptions): Mapped {
     tags: tags.kept,
     order: opts.order,
     related,
+    affects: affects.kept,
     ...(superseders[0] ? { superseded_by: superseders[0] } : {}),
     provenance: { source: "author", detail: oneLine(opts.provenance).slice(0, 500) },
     sections,
@@ -167,3 +171,13 @@ const oneLine = (s: string) =>
     .replace(/[\u0000-\u001f\u007f\u2028\u2029\u0085]+/g, " ")
     .replace(/\s+/g, " ")
     .trim();
+
+/** `affects:` entries the note's rules accept are kept; the others stay in Notes, in words. */
+const MAX_AFFECTS = 50; // the schema's limit
+
+function cleanAffects(entries: readonly string[]): { kept: string[]; dropped: string[] } {
+  const shaped = [...new Set(entries.map((e) => e.trim()))].filter((e) => affectsEntrySchema.safeParse(e).success);
+  const refused = new Set(affectsProblems(shaped).map((p) => p.index));
+  const kept = shaped.filter((_, i) => !refused.has(i)).slice(0, MAX_AFFECTS);
+  return { kept, dropped: entries.filter((e) => !kept.includes(e.trim())) };
+}
