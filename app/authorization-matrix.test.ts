@@ -55,6 +55,14 @@ const API_RULES: Record<string, Partial<Record<Method, Rule | typeof PUBLIC>>> =
   "api/studio/phases/[slug]/reopen/route.ts": { POST: authorOnly },
   "api/studio/reviews/route.ts": { GET: anyone() },
   "api/studio/reviewers/route.ts": { GET: anyone() },
+  "api/studio/people/route.ts": { GET: anyone() },
+  "api/studio/notifications/route.ts": { GET: anyone() },
+  "api/studio/notifications/read/route.ts": { POST: anyone() },
+  "api/studio/notifications/unread/route.ts": { POST: anyone() },
+  "api/studio/notifications/settings/route.ts": { GET: anyone(), PUT: anyone() },
+  "api/studio/notifications/feed/route.ts": { POST: anyone(), DELETE: anyone() },
+  // A person's notification feed: its secret address is the credential, for feed readers (app/api/studio/notifications.test.ts).
+  "api/studio/notifications/feed/[token]/route.ts": { GET: PUBLIC },
 };
 
 function filesUnder(dir: string, name: string): string[] {

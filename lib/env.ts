@@ -4,6 +4,7 @@ import { parseHostPort } from "./http/host-port";
 import { trustEntryProblem } from "./auth/client-address";
 import { webhookConfigOf, webhookEnvSchema, WEBHOOK_ENV_KEYS, type WebhookConfig } from "./webhooks/config";
 import { authEnvSchema, authConfigOf, AUTH_ENV_KEYS, SECRET_ENV_KEYS, type AuthConfig } from "./env-auth";
+import { mailEnvSchema, mailConfigOf, MAIL_ENV_KEYS, MAIL_SECRET_KEYS, type MailConfig } from "./env-mail";
 
 /**
  * Configuration by environment, validated once. A bad variable stops start-up with a message that
@@ -73,6 +74,7 @@ const schema = z.object({
     .optional(),
   ...webhookEnvSchema.shape,
   ...authEnvSchema.shape,
+  ...mailEnvSchema.shape,
 });
 
 /** The default of HEAP_GROWING_PERCENT (docs/decisions/heap-growing-factor.md). */
@@ -95,6 +97,8 @@ export type AppConfig = {
   auth: AuthConfig;
   /** Outgoing webhooks set by environment (WEBHOOK_URLS, WEBHOOK_SECRET, WEBHOOK_TIMEOUT_SECONDS). */
   webhooks: WebhookConfig;
+  /** Notification mail (SMTP_URL, MAIL_FROM); null: no mail. */
+  mail: MailConfig;
 };
 
 let cached: AppConfig | null = null;
@@ -111,7 +115,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const result = schema.safeParse(present);
   if (!result.success) {
-    const got = (key: string) => (SECRET_ENV_KEYS.has(key) || key === "WEBHOOK_SECRET" ? "a hidden value" : `"${present[key]}"`);
+    const got = (key: string) => (SECRET_ENV_KEYS.has(key) || MAIL_SECRET_KEYS.has(key) || key === "WEBHOOK_SECRET" ? "a hidden value" : `"${present[key]}"`);
     const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got ${got(String(i.path[0]))})`);
     // Report the sign-in variables' combinations too, so one start-up names every bad variable.
     const auth = authConfigOf(present);
@@ -135,6 +139,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     reviewApprovals: result.data.REVIEW_APPROVALS ?? 1,
     auth: auth.config,
     webhooks: webhooks.config,
+    mail: mailConfigOf(result.data, siteUrl),
   };
 }
 
@@ -151,6 +156,7 @@ export function config(): AppConfig {
     REVIEW_APPROVALS: process.env.REVIEW_APPROVALS,
     ...Object.fromEntries(WEBHOOK_ENV_KEYS.map((k) => [k, process.env[k]])),
     ...Object.fromEntries(AUTH_ENV_KEYS.map((k) => [k, process.env[k]])),
+    ...Object.fromEntries(MAIL_ENV_KEYS.map((k) => [k, process.env[k]])),
   });
   return cached;
 }

@@ -39,6 +39,18 @@ const accountSchema = z.object({
   sessionEpoch: z.string().optional(),
 });
 
+/** What a person keeps about their notifications (lib/notifications/person-settings.ts), by actor id: shared like the accounts. */
+const personSchema = z.object({
+  /** Every notification at or before this time is read; `read` names later ones marked read one by one. */
+  readBefore: z.string().optional(),
+  read: z.array(z.string()).optional(),
+  /** The secret of their Atom feed of notifications (SHA-256 only, as API tokens). */
+  feed: z.object({ id: z.string(), hash: z.string(), created: z.string() }).optional(),
+  email: z.string().optional(),
+  /** Notification kinds not sent by e-mail. */
+  mailOff: z.array(z.string()).optional(),
+});
+
 const fileSchema = z.object({
   version: z.literal(1),
   accounts: z.array(accountSchema),
@@ -46,11 +58,13 @@ const fileSchema = z.object({
   identitySessionEpochs: z.record(z.string(), z.string()).optional(),
   /** Outgoing webhooks authors added in the studio (lib/webhooks/subscriptions.ts), secrets included. */
   webhooks: z.array(subscriptionSchema).optional(),
+  people: z.record(z.string(), personSchema).optional(),
 });
 
 export type StoredToken = z.infer<typeof tokenSchema>;
 export type Account = z.infer<typeof accountSchema>;
 export type AccountsFile = z.infer<typeof fileSchema>;
+export type PersonSettings = z.infer<typeof personSchema>;
 
 const empty = (): AccountsFile => ({ version: 1, accounts: [] });
 
