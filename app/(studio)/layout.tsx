@@ -5,6 +5,7 @@ import { currentActor } from "@/lib/auth/actor";
 import { SiteHeader } from "@/components/site-header";
 import { StudioProviders } from "@/components/studio/providers";
 import { SignOutButton } from "@/components/studio/sign-out-button";
+import { NotificationsLink } from "@/components/studio/notifications-link";
 import styles from "@/components/studio/studio.module.css";
 
 /**
@@ -37,6 +38,7 @@ export default async function StudioLayout({ children }: { children: ReactNode }
         >
           {actor ? (
             <>
+              <NotificationsLink />
               <span className={styles.who}>
                 Signed in as <strong>{actor.name}</strong> ({actor.role})
               </span>

@@ -9,6 +9,8 @@ import type { ReviewView } from "@/lib/review/read-review";
 import { reviewKeys, useReview, useReviewWrite } from "@/lib/queries/use-review";
 import { ChangeTime } from "@/components/studio/change-time";
 import { Button } from "@/components/ui/button";
+import { CommentText } from "./comment-text";
+import { MentionTextarea } from "./mention-textarea";
 import styles from "./review.module.css";
 
 /**
@@ -99,7 +101,7 @@ function Thread(props: { noteId: string; heading: string; actor: Actor; thread: 
       </ol>
       <div className={styles.form} role="group" aria-label={`Reply to the ${label.toLowerCase()}`}>
         <label htmlFor={`reply-${t.id}`}>Reply to this thread</label>
-        <textarea id={`reply-${t.id}`} className="input" rows={2} value={reply} onChange={(e) => setReply(e.target.value)} />
+        <MentionTextarea id={`reply-${t.id}`} className="input" rows={2} value={reply} onValueChange={setReply} />
         <div className={styles.actions}>
           <Button
             size="small"
@@ -144,11 +146,13 @@ function Comment(props: { noteId: string; actor: Actor; thread: string; comment:
         ) : null}
       </p>
       {editing === null ? (
-        <p className={styles.text}>{c.text}</p>
+        <p className={styles.text}>
+          <CommentText text={c.text} />
+        </p>
       ) : (
         <div className={styles.form} role="group" aria-label="Edit your comment">
           <label htmlFor={`edit-${c.id}`}>Edit your comment</label>
-          <textarea id={`edit-${c.id}`} className="input" rows={3} value={editing} onChange={(e) => setEditing(e.target.value)} />
+          <MentionTextarea id={`edit-${c.id}`} className="input" rows={3} value={editing} onValueChange={setEditing} />
           <div className={styles.actions}>
             <Button
               size="small"
@@ -232,7 +236,7 @@ function StartThread(props: { noteId: string; section: SectionKey; heading: stri
         onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
       />
       <label htmlFor={`${id}-text`}>Your comment on {props.heading}</label>
-      <textarea id={`${id}-text`} className="input" rows={3} autoFocus value={text} onChange={(e) => setText(e.target.value)} />
+      <MentionTextarea id={`${id}-text`} className="input" rows={3} autoFocus value={text} onValueChange={setText} />
       <div className={styles.actions}>
         <Button size="small" variant="primary" disabled={write.isPending || text.trim() === ""} onClick={start}>
           Start thread

@@ -44,6 +44,8 @@ const personSchema = z.object({
   /** Every notification at or before this time is read; `read` names later ones marked read one by one. */
   readBefore: z.string().optional(),
   read: z.array(z.string()).optional(),
+  /** Ids marked unread again, though `readBefore` covers them. */
+  unread: z.array(z.string()).optional(),
   /** The secret of their Atom feed of notifications (SHA-256 only, as API tokens). */
   feed: z.object({ id: z.string(), hash: z.string(), created: z.string() }).optional(),
   email: z.string().optional(),

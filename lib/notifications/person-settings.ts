@@ -8,8 +8,8 @@ import { NOTIFICATION_KINDS, type NotificationKind } from "@/lib/rules/notificat
  * file, or the accounts repository with ACCOUNTS_REMOTE), keyed by actor id: so every instance of a
  * site sees the same read marker, feed secret and mail choices without a store of its own.
  *
- * - The read marker: `readBefore` (every notification at or before it is read) and `read` (ids of
- *   later ones read one by one; dropped once `readBefore` passes them, at most READ_IDS kept).
+ * - The read marker: `readBefore` (every notification at or before it is read), `read` (ids of
+ *   later ones read one by one, at most READ_IDS kept) and `unread` (ids marked unread again).
  * - The feed secret: `fnf_<id>_<secret>`, shown once; only its SHA-256 is kept. A new one replaces
  *   (revokes) the old one; revoking leaves none.
  */
@@ -38,29 +38,43 @@ async function changePerson<T>(id: string, what: string, change: (p: PersonSetti
 
 /** Is the notification (its id and time) read by this person? */
 export const isRead = (p: PersonSettings, n: { id: string; at: string }) =>
-  (p.readBefore !== undefined && n.at <= p.readBefore) || (p.read ?? []).includes(n.id);
+  !(p.unread ?? []).includes(n.id) && ((p.readBefore !== undefined && n.at <= p.readBefore) || (p.read ?? []).includes(n.id));
+
+/** Keep a list of ids when it has any (bounded, the oldest go first), else drop it. */
+function keep(p: PersonSettings, key: "read" | "unread", ids: string[]) {
+  const kept = [...new Set(ids)].slice(-READ_IDS);
+  if (kept.length) p[key] = kept;
+  else delete p[key];
+}
 
 /** Mark notifications read: the ones named, or every one up to `upTo` (the newest the person saw). */
 export async function markRead(id: string, mark: { ids: { id: string; at: string }[] } | { upTo: string }): Promise<void> {
   await changePerson(id, `Mark notifications of ${id} read`, (p) => {
     if ("upTo" in mark) {
       if (!p.readBefore || mark.upTo > p.readBefore) p.readBefore = mark.upTo;
-    } else {
-      const later = mark.ids.filter((n) => !isRead(p, n)).map((n) => n.id);
-      p.read = [...(p.read ?? []), ...later];
+      keep(p, "unread", []);
+      return;
     }
-    // Ids the time marker already covers are not needed; the rest are bounded (the oldest go first).
-    const kept = (p.read ?? []).slice(-READ_IDS);
-    if (kept.length) p.read = kept;
-    else delete p.read;
+    const named = new Set(mark.ids.map((n) => n.id));
+    keep(
+      p,
+      "unread",
+      (p.unread ?? []).filter((id) => !named.has(id)),
+    );
+    const later = mark.ids.filter((n) => !isRead(p, n)).map((n) => n.id);
+    keep(p, "read", [...(p.read ?? []), ...later]);
   });
 }
 
-/** Mark one notification unread again (only one read by id can be: the time marker is not moved back). */
+/** Mark one notification unread again. */
 export async function markUnread(id: string, notification: string): Promise<void> {
   await changePerson(id, `Mark a notification of ${id} unread`, (p) => {
-    p.read = (p.read ?? []).filter((n) => n !== notification);
-    if (!p.read.length) delete p.read;
+    keep(
+      p,
+      "read",
+      (p.read ?? []).filter((n) => n !== notification),
+    );
+    keep(p, "unread", [...(p.unread ?? []), notification]);
   });
 }
 

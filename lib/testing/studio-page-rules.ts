@@ -15,6 +15,8 @@ export const PAGE_RULES: Record<string, PageRule> = {
   "(studio)/studio/page.tsx": "sign-in",
   "(studio)/studio/phases/page.tsx": "sign-in",
   "(studio)/studio/reviews/page.tsx": "sign-in",
+  "(studio)/studio/notifications/page.tsx": "sign-in",
+  "(studio)/studio/notifications/settings/page.tsx": "sign-in",
   "(studio)/studio/notes/[id]/page.tsx": "404",
   "(studio)/studio/notes/new/page.tsx": "sign-in",
   "(studio)/studio/notes/[id]/review/page.tsx": "404",

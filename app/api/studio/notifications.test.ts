@@ -159,6 +159,9 @@ describe("notifications", () => {
     expect(ok(await api.markUnread(f.reviewer, { id: first })).unread).toBe(before.unread);
     expect(ok(await api.markRead(f.reviewer, { all: true })).unread).toBe(0);
     expect(ok(await api.list(f.reviewer)).items.every((n: Json) => n.read)).toBe(true);
+    // One read by "all" can be marked unread again, and read again.
+    expect(ok(await api.markUnread(f.reviewer, { id: first })).unread).toBe(1);
+    expect(ok(await api.markRead(f.reviewer, { ids: [first] })).unread).toBe(0);
   });
 
   it("refuses a bad mark with a clear error saying where", async () => {
