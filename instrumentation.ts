@@ -34,6 +34,15 @@ export async function register() {
   }
   // Webhook deliveries a stop interrupted go out now, not at the next write (lib/webhooks).
   void import("@/lib/webhooks").then((m) => m.webhookOutbox()).catch((e: Error) => console.error(`webhooks: the delivery queue did not open: ${e.message}`));
+  // With SMTP_URL: deliver the notification mail a previous run left in the outbox, and keep delivering.
+  if (process.env.SMTP_URL) {
+    const { startMailer } = await import("@/lib/notifications/mail-outbox");
+    try {
+      startMailer();
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e; // reported above
+    }
+  }
   // The read model persisted by the previous run (lib/read-model) loads now, behind the first
   // requests rather than in front of one: a page kept on disk for main's commit is answered
   // meanwhile. With nothing persisted, the first request builds it, as before: a build from git

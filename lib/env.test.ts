@@ -24,6 +24,20 @@ describe("configuration", () => {
     }
   });
 
+  it("turns notification mail on with SMTP_URL, MAIL_FROM defaulting to the site's host, and never echoes a bad SMTP_URL (it may hold a password)", () => {
+    expect(parseConfig({}).mail).toBeNull();
+    expect(parseConfig({ SMTP_URL: "smtp://u:p@mail.example.org:587", SITE_URL: "https://notes.example.org" }).mail).toEqual({
+      smtpUrl: "smtp://u:p@mail.example.org:587",
+      from: "Field Notes <notifications@notes.example.org>",
+    });
+    expect(parseConfig({ SMTP_URL: "smtps://mail.example.org", MAIL_FROM: "Notes <n@example.org>" }).mail?.from).toBe("Notes <n@example.org>");
+    expect(() => parseConfig({ SMTP_URL: "http://user:secret@mail.example.org" })).toThrow(
+      /SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL.*\(got a hidden value\)/,
+    );
+    expect(() => parseConfig({ SMTP_URL: "http://user:secret@mail.example.org" })).not.toThrow(/secret/);
+    expect(() => parseConfig({ SMTP_URL: "smtp://mail.example.org", MAIL_FROM: "not an address" })).toThrow(/MAIL_FROM: must be an address/);
+  });
+
   it("treats empty variables as unset and trims a trailing slash from SITE_URL", () => {
     const c = parseConfig({ DATA_DIR: "", SITE_URL: "https://notes.example.org/" }, "/srv/app");
     expect(c.dataDir).toBe("/srv/app/.data");

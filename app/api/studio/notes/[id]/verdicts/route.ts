@@ -2,6 +2,7 @@ import { noteId, route } from "@/lib/api/route";
 import { giveVerdict } from "@/lib/review/give-verdict";
 import { readReview } from "@/lib/review/read-review";
 import { verdictRequest } from "@/lib/validations/review";
+import { mailAfter } from "@/lib/notifications/mail-after";
 
 /**
  * GET: the verdicts on the note (each marked stale when not on its current revision).
@@ -14,7 +15,8 @@ export const GET = route({ hideFromAnonymous: true, params: { id: noteId } }, as
   return { id: params.id, currentRevision, verdictState, verdicts };
 });
 
-export const POST = route({ role: "reviewer", params: { id: noteId }, body: verdictRequest, status: 201 }, async ({ actor, params, body }) => {
+export const POST = route({ role: "reviewer", params: { id: noteId }, body: verdictRequest, status: 201 }, async ({ actor, params, body, request }) => {
   const { record, review } = await giveVerdict(actor, params.id, body);
+  mailAfter(record.id, request);
   return { verdict: record.id, ...review };
 });
