@@ -3,8 +3,8 @@ import { actorIdOfEmail } from "@/lib/auth/identity";
 import { reviewersByName } from "@/lib/review/request-review";
 import { readReviewLog } from "@/lib/review/review-log";
 import { authorsOf } from "@/lib/working-copy/working-copy";
-import { getContentStore } from "@/lib/working-copy/content-store";
-import { DRAFTS_PREFIX, MAIN_REF, REVIEWS_PREFIX, draftRef, idOfDraftRef, notePath } from "@/lib/working-copy/layout";
+import { getContentStore, type ContentStore, type StoredNote } from "@/lib/working-copy/content-store";
+import { DRAFTS_PREFIX, MAIN_REF, REVIEWS_PREFIX, idOfDraftRef, notePath } from "@/lib/working-copy/layout";
 import type { FileRevision } from "@/lib/store/types";
 import { deriveNotifications, type NoteActivity, type Notification, type People } from "./derive";
 import { isRead, markRead, markUnread, personSettings } from "./person-settings";
@@ -44,11 +44,30 @@ export async function allNotifications(): Promise<Notification[]> {
   const key = JSON.stringify([store.gitdir, main, drafts, reviews, [...people]]);
   if (memo?.key === key) return memo.all;
   const all = (async () => {
-    const draftIds = new Set(drafts.flatMap((d) => idOfDraftRef(d.ref) ?? []));
+    const draftHeads = new Map(
+      drafts.flatMap((d) => {
+        const id = idOfDraftRef(d.ref);
+        return id ? [[id, d.oid] as const] : [];
+      }),
+    );
     const reviewHeads = new Map(reviews.map((r) => [r.ref.slice(REVIEWS_PREFIX.length), r.oid] as const));
-    const onMain = main ? (await store.listFiles(main, "notes")).flatMap((f) => /^([^/]+)\.md$/.exec(f.split("/").pop() ?? "")?.[1] ?? []) : [];
-    const ids = [...new Set([...onMain, ...draftIds, ...reviewHeads.keys()])].sort();
-    const activity = await Promise.all(ids.map((id) => activityOf(id, { main, draft: draftIds.has(id), review: reviewHeads.get(id) ?? null })));
+    const onMain = new Map(main ? (await store.snapshot(main)).notes.map((n) => [n.id, n] as const) : []);
+    const ids = [...new Set([...onMain.keys(), ...draftHeads.keys(), ...reviewHeads.keys()])].sort();
+    const activity = await Promise.all(
+      ids.map((id) => {
+        const at = { main, mainNote: onMain.get(id) ?? null, draft: draftHeads.get(id) ?? null, review: reviewHeads.get(id) ?? null };
+        // A note whose file on main, draft and review are what they were has the activity it had.
+        const noteKey = `${store.gitdir}\0${id}\0${at.mainNote?.blob ?? ""}\0${at.draft ?? ""}\0${at.review ?? ""}`;
+        let kept = activities.get(noteKey);
+        if (!kept) {
+          kept = activityOf(store, id, at);
+          if (activities.size >= MAX_ACTIVITIES) activities.delete(activities.keys().next().value as string);
+          activities.set(noteKey, kept);
+          kept.catch(() => activities.delete(noteKey));
+        }
+        return kept;
+      }),
+    );
     return deriveNotifications(activity, people);
   })();
   memo = { key, all };
@@ -58,15 +77,19 @@ export async function allNotifications(): Promise<Notification[]> {
   return all;
 }
 
-async function activityOf(id: string, at: { main: string | null; draft: boolean; review: string | null }): Promise<NoteActivity> {
-  const store = await getContentStore();
+const activities = new Map<string, Promise<NoteActivity>>();
+const MAX_ACTIVITIES = 20_000;
+
+type NoteRefs = { main: string | null; mainNote: StoredNote | null; draft: string | null; review: string | null };
+
+async function activityOf(store: ContentStore, id: string, at: NoteRefs): Promise<NoteActivity> {
   const history = (ref: string | null) => (ref ? store.history(notePath(id), ref).catch((): FileRevision[] => []) : Promise.resolve([]));
-  const [onMain, onDraft, log] = await Promise.all([history(at.main), history(at.draft ? draftRef(id) : null), readReviewLog(store, id, at.review)]);
-  const newest = onDraft[0] ?? onMain[0];
-  const stored = newest?.blob ? await store.readNote(id, newest.commit).catch(() => null) : null;
+  const [onMain, onDraft, log] = await Promise.all([history(at.mainNote ? at.main : null), history(at.draft), readReviewLog(store, id, at.review)]);
+  const draftNote = at.draft ? await store.readNote(id, at.draft).catch(() => null) : null;
+  const current = draftNote ?? at.mainNote;
   return {
     id,
-    title: stored?.ok ? stored.note.title : null,
+    title: current?.ok ? current.note.title : null,
     authors: authorsOf([...onMain, ...onDraft]),
     records: log.records,
     publishes: onMain
