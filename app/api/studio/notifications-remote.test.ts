@@ -133,5 +133,5 @@ describe("notifications on a two-instance site", () => {
     expect(marked.body.unread).toBe(0);
     await sync("b");
     expect((await listOn("b", "sam")).unread).toBe(0);
-  });
+  }, 180_000); // every write and sync goes through git's http-backend: generous on a loaded machine
 });
