@@ -64,6 +64,22 @@ describe("npm run user", () => {
     expect(user(["role", "nobody", "author"])).toMatchObject({ code: 1, err: 'there is no account named "nobody"' });
   });
 
+  it("adds an account with a display name, changes it, and refuses an empty one; an account without one lists as before", () => {
+    expect(user(["add", "ada", "--name", "Ada Lovelace", "--role", "author"], "ada's long password\n")).toMatchObject({
+      code: 0,
+      out: `added ada (author) as "Ada Lovelace" to ${dataDir}/accounts.json`,
+    });
+    expect(user(["list"]).out).toMatch(/ada\tauthor\tadded \S+\tAda Lovelace/);
+    expect(user(["name", "ada", "Augusta Ada King"])).toMatchObject({ code: 0, out: 'ada is now shown as "Augusta Ada King"' });
+    const file = JSON.parse(fs.readFileSync(path.join(dataDir, "accounts.json"), "utf8")) as { accounts: { name: string; displayName?: string }[] };
+    expect(file.accounts.find((a) => a.name === "ada")?.displayName).toBe("Augusta Ada King");
+    expect(file.accounts.find((a) => a.name === "alice")?.displayName).toBeUndefined();
+    expect(user(["name", "ada", "   "])).toMatchObject({ code: 1, err: "the display name is empty" });
+    expect(user(["name", "nobody", "No One"])).toMatchObject({ code: 1, err: 'there is no account named "nobody"' });
+    expect(user(["add", "eve", "--name", "", "--role", "author"], "eve's long password\n")).toMatchObject({ code: 1, err: "the display name is empty" });
+    expect(user(["list"]).out).toMatch(/alice\tauthor\tadded \S+\n/);
+  });
+
   it("removes an account", () => {
     user(["add", "rita", "--role", "reviewer"], "rita's long password\n");
     expect(user(["remove", "rita"])).toMatchObject({ code: 0, out: "removed rita; its sessions and tokens no longer work" });

@@ -2,7 +2,8 @@
  * Local accounts of the studio, kept in DATA_DIR/accounts.json (outside the content repository), or
  * with ACCOUNTS_REMOTE set in that private repository (pushed before the command reports success).
  *
- *   npm run user -- add <name> --role author|reviewer   password from standard input
+ *   npm run user -- add <name> --role author|reviewer [--name "<display name>"]   password from standard input
+ *   npm run user -- name <name> "<display name>"        how commits, bylines and threads show the account
  *   npm run user -- password <name>                     new password from standard input
  *   npm run user -- role <name> author|reviewer
  *   npm run user -- list
@@ -12,14 +13,16 @@
  */
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import { AccountError, addAccount, listAccounts, removeAccount, setPassword, setRole } from "@/lib/auth/accounts";
+import { displayNameOf } from "@/lib/auth/account-file";
+import { AccountError, addAccount, listAccounts, removeAccount, setDisplayName, setPassword, setRole } from "@/lib/auth/accounts";
 import { issueToken, revokeTokens } from "@/lib/auth/tokens";
 import { config } from "@/lib/env";
 import { redactUrl, remoteConfig } from "@/lib/store";
 import type { Role } from "@/lib/rules/status-machine";
 
 const USAGE = `usage:
-  npm run user -- add <name> --role author|reviewer   (password on standard input)
+  npm run user -- add <name> --role author|reviewer [--name "<display name>"]   (password on standard input)
+  npm run user -- name <name> "<display name>"
   npm run user -- password <name>                     (new password on standard input)
   npm run user -- role <name> author|reviewer
   npm run user -- list
@@ -86,11 +89,22 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "add": {
       const role = option(args, "--role");
+      const displayName = option(args, "--name");
       const name = positional(args, "account name");
       done(args);
       if (role !== "author" && role !== "reviewer") throw new UsageError("--role must be author or reviewer");
-      const account = await addAccount(name, role as Role, await readPassword(`Password for ${name}: `));
-      console.log(`added ${account.name} (${account.role}) to ${accountsHome()}`);
+      const account = await addAccount(name, role as Role, await readPassword(`Password for ${name}: `), displayName);
+      const shown = account.displayName ? ` as "${account.displayName}"` : "";
+      console.log(`added ${account.name} (${account.role})${shown} to ${accountsHome()}`);
+      return;
+    }
+    case "name": {
+      const name = positional(args, "account name");
+      const displayName = args.shift();
+      if (displayName === undefined) throw new UsageError("missing display name");
+      done(args);
+      const set = await setDisplayName(name, displayName);
+      console.log(`${name} is now shown as "${set}"`);
       return;
     }
     case "password": {
@@ -114,7 +128,7 @@ async function main(argv: string[]): Promise<void> {
       const accounts = await listAccounts();
       if (accounts.length === 0) console.log(`no accounts in ${accountsHome()}`);
       for (const a of accounts) {
-        console.log(`${a.name}\t${a.role}\tadded ${a.created}`);
+        console.log(`${a.name}\t${a.role}\tadded ${a.created}${a.displayName ? `\t${displayNameOf(a)}` : ""}`);
         for (const t of a.tokens) {
           const state = t.revoked ? `revoked ${t.revoked}` : "live";
           console.log(`  token ${t.id}\t${state}\tissued ${t.created}${t.label ? `\t${t.label}` : ""}`);

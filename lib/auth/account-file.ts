@@ -31,6 +31,8 @@ const tokenSchema = z.object({
 
 const accountSchema = z.object({
   name: z.string(),
+  /** How people see this account in commits, bylines, threads and history; absent: the login (`name`). */
+  displayName: z.string().optional(),
   role: z.enum(["author", "reviewer"]),
   password: z.string(),
   created: z.string(),
@@ -67,6 +69,9 @@ export type StoredToken = z.infer<typeof tokenSchema>;
 export type Account = z.infer<typeof accountSchema>;
 export type AccountsFile = z.infer<typeof fileSchema>;
 export type PersonSettings = z.infer<typeof personSchema>;
+
+/** The name people see: the account's display name, or its login when it has none (accounts made before display names). */
+export const displayNameOf = (account: Pick<Account, "name" | "displayName">): string => account.displayName ?? account.name;
 
 const empty = (): AccountsFile => ({ version: 1, accounts: [] });
 

@@ -26,6 +26,15 @@ export function accountNameProblem(name: string): string | null {
   return null;
 }
 
+/** What a display name may be: one line of 1-80 characters once trimmed. */
+export function displayNameProblem(displayName: string): string | null {
+  const trimmed = displayName.trim();
+  if (trimmed.length === 0) return "the display name is empty";
+  if (trimmed.length > 80) return "the display name is longer than 80 characters";
+  if (/[\u0000-\u001f\u007f<>]/.test(trimmed)) return "the display name may not hold control characters, < or >";
+  return null;
+}
+
 const dataDir = () => config().dataDir;
 
 export async function findAccount(name: string): Promise<Account | null> {
@@ -37,8 +46,12 @@ export async function listAccounts(): Promise<Account[]> {
   return (await readAccounts(dataDir())).accounts;
 }
 
-export async function addAccount(name: string, role: Role, password: string): Promise<Account> {
-  const problem = accountNameProblem(name) ?? (ROLES.includes(role) ? null : `the role must be author or reviewer, not "${role}"`) ?? passwordProblem(password);
+export async function addAccount(name: string, role: Role, password: string, displayName?: string): Promise<Account> {
+  const problem =
+    accountNameProblem(name) ??
+    (ROLES.includes(role) ? null : `the role must be author or reviewer, not "${role}"`) ??
+    (displayName === undefined ? null : displayNameProblem(displayName)) ??
+    passwordProblem(password);
   if (problem) throw new AccountError(problem);
   const hash = await hashPassword(password);
   return updateAccounts(
@@ -46,7 +59,15 @@ export async function addAccount(name: string, role: Role, password: string): Pr
     (data) => {
       if (data.accounts.some((a) => a.name === name)) throw new AccountError(`an account named "${name}" already exists`);
       // A fresh epoch: a session of an earlier account of this name is not one of this account's.
-      const account: Account = { name, role, password: hash, created: new Date().toISOString(), tokens: [], sessionEpoch: newSessionEpoch() };
+      const account: Account = {
+        name,
+        ...(displayName === undefined ? {} : { displayName: displayName.trim() }),
+        role,
+        password: hash,
+        created: new Date().toISOString(),
+        tokens: [],
+        sessionEpoch: newSessionEpoch(),
+      };
       data.accounts.push(account);
       return account;
     },
@@ -93,4 +114,21 @@ export async function setRole(name: string, role: Role): Promise<void> {
     },
     `Make ${name} a${role === "author" ? "n" : ""} ${role}`,
   );
+}
+
+/** A new display name (not part of the session key: sessions go on, and show it on their next request). */
+export async function setDisplayName(name: string, displayName: string): Promise<string> {
+  const problem = displayNameProblem(displayName);
+  if (problem) throw new AccountError(problem);
+  const trimmed = displayName.trim();
+  await updateAccounts(
+    dataDir(),
+    (data) => {
+      const account = data.accounts.find((a) => a.name === name);
+      if (!account) throw new AccountError(`there is no account named "${name}"`);
+      account.displayName = trimmed;
+    },
+    `Set the display name of ${name}`,
+  );
+  return trimmed;
 }

@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/api/errors";
 import type { Role } from "@/lib/rules/status-machine";
 import type { StudioActor } from "./identity";
 import { authOptions } from "./options";
+import { displayNameOf } from "./account-file";
 import { accountOfToken } from "./tokens";
 
 /**
@@ -40,7 +41,7 @@ export async function tokenActor(request: Request): Promise<StudioActor | null> 
   if (!m?.[1]) throw new ApiError(401, "bad-token", 'the Authorization header must read "Bearer <token>"');
   const found = await accountOfToken(m[1]);
   if (!found) throw new ApiError(401, "bad-token", "this API token is unknown or has been revoked");
-  return { id: found.account.name, name: found.account.name, role: found.account.role, via: "token" };
+  return { id: found.account.name, name: displayNameOf(found.account), role: found.account.role, via: "token" };
 }
 
 async function actorOf(request: Request): Promise<StudioActor | null> {

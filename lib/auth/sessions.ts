@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { config } from "@/lib/env";
-import { newSessionEpoch, readAccounts, updateAccounts, type Account, type AccountsFile } from "./account-file";
+import { displayNameOf, newSessionEpoch, readAccounts, updateAccounts, type Account, type AccountsFile } from "./account-file";
 import type { StudioActor } from "./identity";
 
 /**
@@ -39,7 +39,7 @@ function liveIdentity(data: AccountsFile, id: string): Live | null {
   const colon = id.indexOf(":");
   if (colon < 0) {
     const account = data.accounts.find((a) => a.name === id);
-    return account ? { actor: { id: account.name, name: account.name, role: account.role, via: "session" }, key: accountSessionKey(account) } : null;
+    return account ? { actor: { id: account.name, name: displayNameOf(account), role: account.role, via: "session" }, key: accountSessionKey(account) } : null;
   }
   const provider = id.slice(0, colon);
   const identity = id.slice(colon + 1);
