@@ -1,6 +1,7 @@
 import { config } from "@/lib/env";
 import type { Role } from "@/lib/rules/status-machine";
 import { newSessionEpoch, readAccounts, updateAccounts, type Account } from "./account-file";
+import { displayNameProblem } from "@/lib/validations/account";
 import { hashPassword, passwordProblem } from "./password";
 
 /**
@@ -23,15 +24,6 @@ export function accountNameProblem(name: string): string | null {
   if (!ACCOUNT_NAME.test(name)) {
     return `"${name}" is not a usable account name: use 1-39 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit`;
   }
-  return null;
-}
-
-/** What a display name may be: one line of 1-80 characters once trimmed. */
-export function displayNameProblem(displayName: string): string | null {
-  const trimmed = displayName.trim();
-  if (trimmed.length === 0) return "the display name is empty";
-  if (trimmed.length > 80) return "the display name is longer than 80 characters";
-  if (/[\u0000-\u001f\u007f<>]/.test(trimmed)) return "the display name may not hold control characters, < or >";
   return null;
 }
 
