@@ -50,6 +50,7 @@ const API_RULES: Record<string, Partial<Record<Method, Rule | typeof PUBLIC>>> =
   "api/studio/notes/[id]/threads/[thread]/reopen/route.ts": { POST: anyone() },
   "api/studio/notes/[id]/verdicts/route.ts": { GET: anyone(404), POST: reviewerOnly },
   "api/studio/notes/[id]/verdicts/[verdict]/route.ts": { DELETE: reviewerOnly },
+  "api/studio/account/route.ts": { GET: anyone(), PUT: anyone() },
   "api/studio/phases/route.ts": { GET: anyone() },
   "api/studio/phases/[slug]/close/route.ts": { POST: authorOnly },
   "api/studio/phases/[slug]/reopen/route.ts": { POST: authorOnly },

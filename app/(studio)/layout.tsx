@@ -32,6 +32,7 @@ export default async function StudioLayout({ children }: { children: ReactNode }
                   { href: "/studio/reviews", label: "Reviews" },
                   { href: "/studio/phases", label: "Phases" },
                   ...(actor.role === "author" ? [{ href: "/studio/webhooks", label: "Webhooks" }] : []),
+                  { href: "/studio/account", label: "Your name" },
                 ]
               : []
           }

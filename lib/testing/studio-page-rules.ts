@@ -13,6 +13,7 @@ export type PageRule = "sign-in" | "404" | "public";
 export const PAGE_RULES: Record<string, PageRule> = {
   "(studio)/sign-in/page.tsx": "public",
   "(studio)/studio/page.tsx": "sign-in",
+  "(studio)/studio/account/page.tsx": "sign-in",
   "(studio)/studio/phases/page.tsx": "sign-in",
   "(studio)/studio/reviews/page.tsx": "sign-in",
   "(studio)/studio/notifications/page.tsx": "sign-in",
