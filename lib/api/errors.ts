@@ -47,6 +47,7 @@ export const API_ERRORS = {
   "transition-refused": 422,
   "publish-refused": 422,
   "close-refused": 422,
+  "invalid-phase": 422,
   "reopen-refused": 422,
   "not-reviewable": 422,
   "read-only-field": 422,

@@ -28,7 +28,7 @@ import { REVIEW_WRITE_KINDS, reviewFindings, type ReviewWrite, type ReviewWriteK
  */
 
 export type NoteWriteKind = "create" | "save" | "status-change" | "publish";
-export type PhaseWriteKind = "phase-close" | "phase-reopen" | "phase-edit";
+export type PhaseWriteKind = "phase-create" | "phase-close" | "phase-reopen" | "phase-edit";
 export type WriteKind = NoteWriteKind | PhaseWriteKind | ReviewWriteKind;
 export type { ReviewWrite, ReviewWriteContext, ReviewWriteKind } from "./review-write";
 
@@ -116,6 +116,8 @@ export type NoteWrite = {
 export type PhaseWriteContext = {
   /** When each note of the phase became verified on main: the closeout rule's facts. */
   facts: readonly PhaseNoteFact[];
+  /** The phases main holds (a new phase's name and slug must be its own). */
+  phases?: readonly Pick<Phase, "name" | "slug">[];
 };
 
 export type PhaseWrite = { kind: PhaseWriteKind; before: Phase | null; after: Phase; actor: Actor; context: PhaseWriteContext };
@@ -292,6 +294,13 @@ export function needsApproval(onMain: Note | null, after: Note): boolean {
 function phaseFindings({ kind, before, after, actor, context }: PhaseWrite): WriteFinding[] {
   const findings: WriteFinding[] = [];
   const field = "status";
+  if (kind === "phase-create") {
+    if (actor.role !== "author") findings.push({ rule: "role", field: "name", message: "only authors create a phase" });
+    const same = context.phases?.find((p) => p.slug === after.slug || p.name.toLowerCase() === after.name.toLowerCase());
+    if (before || same) findings.push({ rule: "phase", field: "name", message: `there is already a phase "${same?.name ?? before?.name}" (${after.slug})` });
+    if (after.status !== "open" || after.closeout) findings.push({ rule: "phase", field: "status", message: "a new phase starts open" });
+    return findings;
+  }
   if (actor.role !== "author")
     findings.push({ rule: "role", field, message: kind === "phase-reopen" ? "only authors reopen a phase" : "only authors close a phase" });
   // Closing a closed phase, or reopening an open one, is not that change at all: nothing else to say.

@@ -4,12 +4,13 @@ import { ApiError } from "@/lib/api/errors";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { phaseFacts, readPhases } from "@/lib/content/phases";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
-import { phasePath, serializePhase, type Phase } from "@/lib/phases/schema";
+import { phasePath, phaseSchema, serializePhase, type Phase } from "@/lib/phases/schema";
+import { slug as urlSlug } from "@/lib/render/urls";
 import { acceptWrite } from "@/lib/rules/accept-write";
 import { deltaOf, proposeClose, proposeReopen } from "@/lib/rules/phase-closeout";
 import { RefConflictError } from "@/lib/store";
 import type { Oid } from "@/lib/store/types";
-import type { ClosePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
+import type { ClosePhaseRequest, CreatePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
 import { MAIN_REF, noMain } from "./refs";
 import { announce } from "@/lib/webhooks/announce";
 
@@ -63,6 +64,51 @@ export async function listPhases(actor: StudioActor): Promise<{ commit: Oid; pha
       })),
     ),
   };
+}
+
+/**
+ * A new open phase, one commit on main adding `phases/<slug>.yaml`. The slug is the name's URL form
+ * now and stays the phase's address for good. Refused (422 `invalid-phase`, nothing written) when
+ * the name has no URL form or another phase has that name or slug, as the acceptance function says.
+ */
+export async function createPhase(actor: StudioActor, request: CreatePhaseRequest): Promise<{ commit: Oid; phase: Phase }> {
+  const store = await getContentStore();
+  const slug = urlSlug(request.name);
+  const parsed = phaseSchema.safeParse({ name: request.name, slug, status: "open", description: request.description ?? "", opened: today() });
+  if (!parsed.success) {
+    const where = [{ field: "name", message: `"${request.name}" has no URL form to be the phase's address; use letters or digits` }];
+    throw new ApiError(422, "invalid-phase", `phase "${request.name}" cannot be created: ${where[0]?.message}`, { where });
+  }
+  const next = parsed.data;
+  for (let attempt = 1; ; attempt++) {
+    const { commit, phases, facts } = await mainState(store);
+    const before = phases.find((p) => p.phase.slug === slug)?.phase ?? null;
+    const verdict = await acceptWrite({
+      kind: "phase-create",
+      before,
+      after: next,
+      actor,
+      context: { facts, phases: phases.map((p) => p.phase) },
+    });
+    if (!verdict.allowed) {
+      const where = verdict.findings.map((f) => ({ field: f.field, message: f.message }));
+      if (verdict.findings.some((f) => f.rule === "role")) throw new ApiError(403, "forbidden", "only authors create a phase");
+      throw new ApiError(422, "invalid-phase", `phase "${next.name}" cannot be created: ${where.map((w) => w.message).join("; ")}`, { where });
+    }
+    try {
+      const revision = await store.commit({
+        ref: MAIN_REF,
+        expected: commit,
+        author: commitPerson(actor),
+        message: `Create phase ${next.name}`,
+        changes: { [phasePath(slug)]: serializePhase(next) },
+      });
+      return { commit: revision.commit, phase: next };
+    } catch (e) {
+      if (e instanceof RefConflictError && attempt < ATTEMPTS) continue;
+      throw e;
+    }
+  }
 }
 
 export async function closePhase(actor: StudioActor, slug: string, request: ClosePhaseRequest) {
