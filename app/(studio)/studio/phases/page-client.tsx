@@ -20,7 +20,54 @@ export default function PhasesPageClient({ phases, canChange }: { phases: Studio
       {phases.map((p) => (
         <PhaseItem key={p.phase.slug} item={p} canChange={canChange} />
       ))}
+      {canChange && <NewPhase />}
     </>
+  );
+}
+
+/** A new open phase: its name (the address is the name's URL form, kept for good) and a description. */
+function NewPhase() {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  // The answer is not read (z.unknown()): the page is refreshed from the server after the write.
+  const mutation = useMutation({
+    mutationFn: () => studioFetch("/api/studio/phases", z.unknown(), { method: "POST", body: { name, ...(description.trim() ? { description } : {}) } }),
+    onSuccess: () => {
+      setName("");
+      setDescription("");
+      router.refresh();
+    },
+  });
+  const error =
+    mutation.error instanceof StudioApiError ? mutation.error.body?.error : mutation.error ? { message: mutation.error.message, where: undefined } : null;
+  return (
+    <section aria-labelledby="new-phase" style={{ borderTop: "1px solid var(--rule)", padding: "0.8rem 0" }}>
+      <h2 id="new-phase">New phase</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          mutation.mutate();
+        }}
+      >
+        <p>
+          <label htmlFor="new-phase-name">Name</label>{" "}
+          <input id="new-phase-name" value={name} maxLength={120} required onChange={(e) => setName(e.target.value)} />
+        </p>
+        <p>
+          <label htmlFor="new-phase-description">Description</label>{" "}
+          <input id="new-phase-description" value={description} maxLength={2000} onChange={(e) => setDescription(e.target.value)} />
+        </p>
+        <button type="submit" disabled={mutation.isPending}>
+          Create phase
+        </button>
+      </form>
+      {error && (
+        <div role="alert">
+          <p>{error.where?.[0]?.message ?? error.message}</p>
+        </div>
+      )}
+    </section>
   );
 }
 
