@@ -1,6 +1,5 @@
 import "server-only";
 import type { StudioActor } from "@/lib/auth/identity";
-import { displayNameOf } from "@/lib/auth/account-file";
 import { listAccounts } from "@/lib/auth/accounts";
 import { config } from "@/lib/env";
 import type { RequestedReviewer } from "@/lib/rules/review-write";
@@ -40,7 +39,7 @@ export async function requestReview(actor: StudioActor, id: string, body: Review
 /** Everyone who could be asked: local accounts and allow-listed sign-ins, by id, with their role. */
 export async function reviewersByName(): Promise<Map<string, RequestedReviewer>> {
   const people = new Map<string, RequestedReviewer>();
-  for (const a of await listAccounts()) people.set(a.name, { id: a.name, name: displayNameOf(a), role: a.role });
+  for (const a of await listAccounts()) people.set(a.name, { id: a.name, name: a.name, role: a.role });
   for (const e of config().auth.allow) {
     const id = `${e.provider}:${e.identity}`;
     people.set(id, { id, name: e.identity, role: e.role });
