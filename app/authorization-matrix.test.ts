@@ -51,7 +51,9 @@ const API_RULES: Record<string, Partial<Record<Method, Rule | typeof PUBLIC>>> =
   "api/studio/notes/[id]/verdicts/route.ts": { GET: anyone(404), POST: reviewerOnly },
   "api/studio/notes/[id]/verdicts/[verdict]/route.ts": { DELETE: reviewerOnly },
   "api/studio/account/route.ts": { GET: anyone(), PUT: anyone() },
-  "api/studio/phases/route.ts": { GET: anyone() },
+  "api/studio/phases/route.ts": { GET: anyone(), POST: authorOnly },
+  "api/studio/webhooks/route.ts": { GET: authorOnly, POST: authorOnly },
+  "api/studio/webhooks/[id]/route.ts": { DELETE: authorOnly },
   "api/studio/phases/[slug]/close/route.ts": { POST: authorOnly },
   "api/studio/phases/[slug]/reopen/route.ts": { POST: authorOnly },
   "api/studio/reviews/route.ts": { GET: anyone() },
@@ -125,8 +127,10 @@ describe("the authorization matrix covers every route", () => {
       if (rule === "public") continue;
       const source = fs.readFileSync(path.join(APP, page), "utf8");
       expect(source, `${page} reads the signed-in actor`).toMatch(/const actor = await currentActor\(\);/);
-      const refusal = rule === "sign-in" ? /if \(!actor\) redirect\("\/sign-in\?callbackUrl=/ : /if \(!actor\) notFound\(\);/;
-      expect(source, `${page} must ${rule === "sign-in" ? "send an anonymous visitor to sign in" : "answer 404 to an anonymous visitor"}`).toMatch(refusal);
+      const toSignIn = rule === "sign-in" || rule === "author";
+      const refusal = toSignIn ? /if \(!actor\) redirect\("\/sign-in\?callbackUrl=/ : /if \(!actor\) notFound\(\);/;
+      expect(source, `${page} must ${toSignIn ? "send an anonymous visitor to sign in" : "answer 404 to an anonymous visitor"}`).toMatch(refusal);
+      if (rule === "author") expect(source, `${page} must answer 404 to a reviewer`).toMatch(/if \(actor\.role !== "author"\) notFound\(\);/);
     }
   });
 });
@@ -166,6 +170,8 @@ describe("each API method refuses the callers its rule refuses", () => {
             expect([401, 403], `${caller.label} may call it, got ${got.status} ${got.code}`).not.toContain(got.status);
             if (method === "GET") expect(got.status, `${caller.label} reads it`).toBe(200);
             // 400: the JSON routes refuse "{ not json"; 415: the upload route refuses any body but multipart. Either way the body was reached.
+            // A DELETE whose only input is its address (a webhook receiver's id) reads no body: it answers on the merits, 404 for no such receiver.
+            else if (file === "api/studio/webhooks/[id]/route.ts") expect(got, caller.label).toMatchObject({ status: 404, code: "not-found" });
             else expect([400, 415], `${caller.label} gets as far as the body, got ${got.status} ${got.code}`).toContain(got.status);
           } else {
             expect(got, `${caller.label} must be refused`).toMatchObject({ status: 403, code: "forbidden" });

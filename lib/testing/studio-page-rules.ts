@@ -6,9 +6,10 @@ import path from "node:path";
  * (app/authorization-matrix.test.ts, which fails on a page with no rule) and the browser test
  * (e2e/studio-pages-matrix.spec.ts, which opens each page as each kind of visitor). An anonymous
  * visitor is sent to sign in, or, at a draft's address, gets a plain 404 that admits nothing.
- * Both roles may open every studio page; what a role may change is the API's rule.
+ * Both roles may open every studio page but an "author" one (a reviewer gets a 404 there, as its
+ * API refuses a reviewer); what a role may change is the API's rule.
  */
-export type PageRule = "sign-in" | "404" | "public";
+export type PageRule = "sign-in" | "404" | "public" | "author";
 
 export const PAGE_RULES: Record<string, PageRule> = {
   "(studio)/sign-in/page.tsx": "public",
@@ -18,6 +19,8 @@ export const PAGE_RULES: Record<string, PageRule> = {
   "(studio)/studio/reviews/page.tsx": "sign-in",
   "(studio)/studio/notifications/page.tsx": "sign-in",
   "(studio)/studio/notifications/settings/page.tsx": "sign-in",
+  // Receivers and their secrets: authors only, as GET /api/studio/webhooks.
+  "(studio)/studio/webhooks/page.tsx": "author",
   "(studio)/studio/notes/[id]/page.tsx": "404",
   "(studio)/studio/notes/new/page.tsx": "sign-in",
   "(studio)/studio/notes/[id]/review/page.tsx": "404",
