@@ -1,5 +1,5 @@
 import "server-only";
-import { getContentStore } from "@/lib/working-copy/content-store";
+import { getStoreForWrite } from "@/lib/working-copy/content-store";
 import { RefConflictError } from "@/lib/store";
 import { STATUS_MACHINE } from "@/lib/rules/status-machine";
 import { acceptWrite } from "@/lib/rules/accept-write";
@@ -27,7 +27,7 @@ import { announce } from "@/lib/webhooks/announce";
  * needed an approval names it in trailers, as the publish that follows does.
  */
 export async function changeStatus(actor: StudioActor, id: string, request: ChangeStatusRequest): Promise<NoteView> {
-  const store = await getContentStore();
+  const store = await getStoreForWrite();
   const ctx = await loadNoteContext(id, store);
   const { copy } = ctx;
   if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(ctx, request.revision, { to: request.to });

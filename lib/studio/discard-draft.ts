@@ -1,4 +1,5 @@
 import "server-only";
+import { getStoreForWrite } from "@/lib/working-copy/content-store";
 import { RefConflictError } from "@/lib/store";
 import type { StudioActor } from "@/lib/auth/identity";
 import { ApiError } from "@/lib/api/errors";
@@ -19,7 +20,7 @@ export type DiscardResult = { id: string; discarded: string; published: boolean 
 
 export async function discardDraft(actor: StudioActor, id: string, request: DiscardDraftRequest): Promise<DiscardResult> {
   if (actor.role !== "author") throw new ApiError(403, "forbidden", "only authors discard drafts");
-  const ctx = await loadNoteContext(id);
+  const ctx = await loadNoteContext(id, await getStoreForWrite());
   const { copy } = ctx;
   if (copy.source === "published" || !copy.draftHead) {
     throw new ApiError(409, "not-discardable", `${id} has no draft to discard: what is published stays; retract it with a reason, or supersede it`);

@@ -1,5 +1,5 @@
 import "server-only";
-import { getContentStore, type ContentStore } from "@/lib/working-copy/content-store";
+import { getContentStore, getStoreForWrite, type ContentStore } from "@/lib/working-copy/content-store";
 import { ApiError } from "@/lib/api/errors";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { phaseFacts, readPhases } from "@/lib/content/phases";
@@ -146,7 +146,7 @@ type Change = (phase: Phase, facts: Awaited<ReturnType<typeof mainState>>["facts
 
 /** One commit on main to the phase's file; a race with another commit re-reads main and decides again. */
 async function changePhase(actor: StudioActor, slug: string, change: Change) {
-  const store = await getContentStore();
+  const store = await getStoreForWrite();
   for (let attempt = 1; ; attempt++) {
     const { commit, phases, facts } = await mainState(store);
     const found = phases.find((p) => p.phase.slug === slug);

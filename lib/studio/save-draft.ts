@@ -1,5 +1,5 @@
 import "server-only";
-import { getContentStore } from "@/lib/working-copy/content-store";
+import { getStoreForWrite } from "@/lib/working-copy/content-store";
 import { NothingToCommitError, RefConflictError } from "@/lib/store";
 import { serializeNote } from "@/lib/notes/markdown";
 import { acceptWrite } from "@/lib/rules/accept-write";
@@ -26,7 +26,7 @@ import { draftRef, notePath } from "./refs";
 export type SaveResult = { saved: boolean; view: NoteView };
 
 export async function saveDraft(actor: StudioActor, id: string, request: SaveDraftRequest): Promise<SaveResult> {
-  const store = await getContentStore();
+  const store = await getStoreForWrite();
   const ctx = await loadNoteContext(id, store);
   const { copy } = ctx;
   if (!(await isFresh(copy, request.revision, store))) throw await staleRevision(ctx, request.revision, request.note);

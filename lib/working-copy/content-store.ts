@@ -46,3 +46,15 @@ export function getContentStore(): Promise<ContentStore> {
   });
   return store;
 }
+
+/**
+ * The app's store for a write: with a git remote, first caught up with it (one listing, and a fetch
+ * of whatever is new), so the write starts from the refs it is about to move as the remote holds
+ * them, not as the last poll left them: a note another instance created a moment ago is there (not
+ * a 404), and a 409's "theirs" is the newest version, not an older one.
+ */
+export async function getStoreForWrite(): Promise<ContentStore> {
+  const store = await getContentStore();
+  if (store.remote) await store.remote.sync();
+  return store;
+}
