@@ -26,6 +26,8 @@ export const API_ERRORS = {
   // The repository moved or is busy: nothing was written; the body says what is there now.
   "stale-revision": 409,
   "main-changed": 409,
+  // Another publish of the same revision landed first: this one wrote nothing (the body names main's commit).
+  "published-meanwhile": 409,
   locked: 409,
   busy: 409,
   "already-resolved": 409,

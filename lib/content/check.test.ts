@@ -118,6 +118,18 @@ describe("content:check on a repository", () => {
     expect((await commitOnBranch("retract-why", { "notes/AFN-014.md": retracted }, "Retract AFN-014\n\nReason: the provenance label was applied to the wrong fixture set.")).findings).toEqual([]);
   });
 
+  it("flags an editorial order another note already holds, made with plain git", async () => {
+    const moved = edit("AFN-014", (n) => void (n.order = 5));
+    const r = await commitOnBranch("order-twin", { "notes/AFN-014.md": moved });
+    expect(r.findings.map((f) => `${path.basename(f.file)}:${f.line}: ${f.rule}: ${f.message}`)).toEqual([
+      expect.stringMatching(/^AFN-014\.md:\d+: order: order 5 is AFN-005's place in the editorial order/),
+    ]);
+    const line = fs.readFileSync(path.join(work, "notes", "AFN-014.md"), "utf8").split("\n")[r.findings[0]!.line - 1];
+    expect(line).toBe("order: 5");
+    // A note keeping its own order is not flagged, whatever else changes.
+    expect((await commitOnBranch("order-kept", { "notes/AFN-014.md": edit("AFN-014", (n) => void n.tags.push("kept")) })).findings).toEqual([]);
+  });
+
   it("is a command that prints file:line and exits 1 on a bad commit, 0 on a good one", async () => {
     await commitOnBranch("cli-bad", { "notes/AFN-016.md": seedNote("AFN-016").replace("## Evidence", "## Evidense") });
     const tsx = path.resolve("node_modules/.bin/tsx");

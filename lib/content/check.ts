@@ -13,6 +13,7 @@ import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
 import { DRAFTS_PREFIX, MAIN_REF, notePath } from "@/lib/working-copy/layout";
 import { checkReviews } from "./check-reviews";
 import { phaseFacts } from "./phases";
+import { ordersOf } from "@/lib/rules/editorial-order";
 import { parseSite, SITE_FILE } from "./site";
 
 /**
@@ -221,6 +222,7 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
     const base: Omit<NoteWriteContext, "onMain" | "review"> = {
       phases: [...phases.phases.keys()],
       publishedIds: publishedOf(notes.values()),
+      orders: ordersOf([...notes.values()].map(({ note }) => note)),
       requiredApprovals: rules.requiredApprovals,
       ...(reason ? { reason } : {}),
     };

@@ -17,6 +17,7 @@ import { listOfLabels, verifiedChanges } from "./verified-change";
 import { affectsProblems } from "./affects";
 import { checkDiagrams } from "./diagrams";
 import { checkImages, type AssetContext } from "./images";
+import type { EditorialOrders } from "./editorial-order";
 import { checkNotePhase, checkPhaseChange, isVerifiedStatus, type PhaseNoteFact } from "./phase-closeout";
 import { REVIEW_WRITE_KINDS, reviewFindings, type ReviewWrite, type ReviewWriteKind } from "./review-write";
 
@@ -48,6 +49,8 @@ export type Rule =
   | "review"
   // a published change to a verified note's substance without the approval it needs (./verified-change.ts)
   | "verified-change"
+  // a note landing on main with an editorial order another note there holds
+  | "order"
   | "closeout"
   // review writes (./review-write.ts): a verdict by an author of the note, a note with nothing to review,
   // a revision that is not the one named, a quote not in its section, a thread or comment that is not there or not yours
@@ -88,6 +91,11 @@ export type NoteWriteContext = {
   phases: readonly string[];
   /** Notes published on main before this write. */
   publishedIds: ReadonlySet<string>;
+  /**
+   * The editorial order of the notes on main where a publish lands (order → id). A note new to main,
+   * or one whose order changes, must take an order no other note there holds. Without it the order is not checked.
+   */
+  orders?: EditorialOrders;
   /** The note as main holds it before this write (null when it is not on main). */
   onMain: Note | null;
   review: RevisionReview;
@@ -246,6 +254,7 @@ function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWrit
   }
   if (after.status === "draft") return findings;
   const onMain = ctx.onMain;
+  findings.push(...orderOf(onMain, after, ctx));
   if (onMain) {
     findings.push(...transition(onMain, after, actor, ctx, "publish"));
     findings.push(...boundaryOf(onMain, after, ctx.reason));
@@ -256,6 +265,20 @@ function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWrit
     if (after.status !== "hypothesis") findings.push(...transition({ ...after, status: "hypothesis" }, after, actor, ctx, "publish"));
   }
   return findings;
+}
+
+/** "All decision records" is one editorial order: a note new to main, or moved in it, takes a place no other note holds. */
+function orderOf(onMain: Note | null, after: Note, ctx: NoteWriteContext): WriteFinding[] {
+  if (!ctx.orders || onMain?.order === after.order) return [];
+  const holder = ctx.orders.get(after.order)?.find((id) => id !== after.id);
+  if (holder === undefined) return [];
+  return [
+    {
+      rule: "order",
+      field: "order",
+      message: `order ${after.order} is ${holder}'s place in the editorial order: a note new to main takes the next free order, and a note keeps its own`,
+    },
+  ];
 }
 
 const fromDraft = (f: WriteFinding): WriteFinding => ({ ...f, message: `${f.message} (a new note is proposed as a hypothesis first)` });

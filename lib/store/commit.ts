@@ -82,7 +82,7 @@ async function pushCommit(repo: Repo, remote: RemoteLink, req: CommitRequest, fi
     const tip = await readRef(repo.gitdir, req.ref);
     const touchedByRemote = expected && tip ? await changedPaths(repo, expected, tip, built.paths) : built.paths;
     const next = afterRejection({ expected, parent: built.parent, tip, touchedByRemote, attempt, limit: PUSH_ATTEMPTS });
-    if (next.kind === "conflict") {
+    if (next.kind === "conflict" || (next.kind === "rebase" && req.rebase === false)) {
       if (tip === expected) throw new RemoteUnavailableError(remote.displayUrl, `it refused the update of ${req.ref}: ${pushed.why}`);
       throw new RefConflictError(req.ref, first.expected, tip);
     }

@@ -71,6 +71,12 @@ export type CommitRequest = {
    * (seconds since the epoch, timezone as git writes it, "+0200"). The committer is always now.
    */
   authorDate?: { seconds: number; tz: string };
+  /**
+   * With a remote whose branch moved without touching this commit's files, the store rebuilds the
+   * same change on the new tip (default). False: it throws RefConflictError instead, so a caller
+   * whose change depends on the rest of the tree (a publish's editorial order) builds it again itself.
+   */
+  rebase?: boolean;
 };
 
 /** The ref moved since the caller read it: nothing was written to the ref. */

@@ -8,6 +8,7 @@ import { config } from "@/lib/env";
 import { deriveReviewState, type DerivedReview } from "@/lib/review/derive";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
 import type { NoteWriteContext, RevisionReview } from "@/lib/rules/accept-write";
+import { ordersOf, type EditorialOrders } from "@/lib/rules/editorial-order";
 import { sameNoteApartFrom, standingApprovals } from "@/lib/rules/approval-trailers";
 import { notePath } from "@/lib/working-copy/layout";
 import { authorsOf, isOnMain, readNoteLine, type NoteLine, type WorkingCopy } from "@/lib/working-copy/working-copy";
@@ -25,6 +26,8 @@ export type MainFacts = {
   publishedIds: Set<string>;
   /** The editorial order a note new to main takes: above every note there. */
   nextOrder: number;
+  /** The editorial order of the notes on main: order → ids (the acceptance function's `orders`). */
+  orders: EditorialOrders;
   /** The phases a note may name (the phase files on main). */
   phases: string[];
 };
@@ -44,6 +47,7 @@ export async function mainFacts(store: ContentStore, commit: Oid): Promise<MainF
     snapshot,
     publishedIds: new Set(snapshot.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [n.id] : []))),
     nextOrder: Math.max(0, ...valid.map((n) => n.order)) + 1,
+    orders: ordersOf(valid),
     phases: phases.map((p) => p.phase.name),
   };
 }
@@ -88,6 +92,7 @@ export function writeContext(ctx: NoteContext, review: RevisionReview = reviewOf
   return {
     phases: ctx.main.phases,
     publishedIds: ctx.main.publishedIds,
+    orders: ctx.main.orders,
     onMain,
     review,
     requiredApprovals: config().reviewApprovals,

@@ -1,12 +1,12 @@
 import "server-only";
-import { getContentStore, type ContentStore } from "@/lib/working-copy/content-store";
+import { getStoreForWrite, type ContentStore } from "@/lib/working-copy/content-store";
 import { NothingToCommitError, RefConflictError } from "@/lib/store";
 import type { Oid } from "@/lib/store/types";
 import { serializeNote } from "@/lib/notes/markdown";
 import type { Note } from "@/lib/notes/schema";
 import { acceptWrite, needsApproval } from "@/lib/rules/accept-write";
 import { noteAssets } from "@/lib/assets/note-assets";
-import { formatTrailers, reasonOf, withTrailers } from "@/lib/rules/approval-trailers";
+import { approvalTrailersOf, formatTrailers, reasonOf, withTrailers } from "@/lib/rules/approval-trailers";
 import { commitPerson, type StudioActor } from "@/lib/auth/identity";
 import { ApiError } from "@/lib/api/errors";
 import { fieldsOf } from "@/lib/validations/note";
@@ -33,7 +33,8 @@ export type PublishResult = { commit: Oid | null; draftKept: boolean; view: Note
 const ATTEMPTS = 5;
 
 export async function publishNote(actor: StudioActor, id: string, request: PublishNoteRequest): Promise<PublishResult> {
-  const store = await getContentStore();
+  // Caught up with the remote first: main and the draft branch are the refs this publish moves.
+  const store = await getStoreForWrite();
   const ctx = await loadNoteContext(id, store);
   const { copy } = ctx;
   if (copy.source === "published") {
@@ -51,50 +52,45 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
     });
   }
   const note = copy.stored.note;
+  // A publish of this very revision already landed on main and was stopped before it deleted the
+  // draft branch (a crash, a kill): finish it, rather than publish the same revision twice.
+  const landedBefore = await landingOfRevision(store, id, copy.revision, copy.mainHead);
+  if (landedBefore) return finish(store, id, copy.revision, landedBefore);
   // Main's copy changed under the draft: the author sees it first (409), before any rule judges a
   // landing that would silently undo that change (and so read as a change to a verified note).
   await refuseIfMainChanged(store, copy, request.main);
   const approval = await approvalForPublish(ctx);
   const reason = reasonsOnDraft(ctx);
-  // The note's images land with it; main's copies of images the note no longer shows leave main.
-  const assets = await noteAssets(store, note, ctx.main.commit);
-  const verdict = await acceptWrite({
-    kind: "publish",
-    before: null,
-    after: landingOn(ctx.main, id, note).landed,
-    actor,
-    context: { ...writeContext(ctx, approval.review, reason), assets: assets.context },
-  });
-  if (!verdict.allowed) {
-    const phase = verdict.findings.filter((f) => f.rule === "phase");
-    if (phase.length) {
-      throw new ApiError(422, "unknown-phase", `${id}: ${phase.map((f) => f.message).join("; ")}`, {
-        where: phase.map(whereOf),
-        unmet: unmetOf(verdict.findings),
-      });
-    }
-    const unmet = unmetOf(verdict.findings);
-    const where = verdict.findings.filter((f) => f.rule === "archive-policy").map(whereOf);
-    throw new ApiError(422, "publish-refused", `${id} cannot be published yet: ${unmet.join("; ")}`, { unmet, where });
-  }
   // The approval, where `git interpret-trailers --parse` and content:check can read it.
   const needs = needsApproval(ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null, note);
   const trailers = formatTrailers({ draftRevision: copy.revision, approvers: needs ? approval.approvers : [], reason });
-  if (needs) await keepReachable(store, id, approval.review.revision);
+  const onMainBlob = await store.fileId(ctx.main.commit, notePath(id));
 
   let commit: Oid | null = null;
   for (let attempt = 1; ; attempt++) {
-    // The first try builds on the main this request read; a retry (another note landed) on the new one.
+    // The first try builds on the main this request read; a retry (another note landed) on the new
+    // one, judged again there: the editorial order and everything else are decided on the tip the commit lands on.
     const main = attempt === 1 ? ctx.main : await mainFacts(store, await mainHeadOf(store));
+    if (attempt > 1 && (await store.fileId(main.commit, notePath(id))) !== onMainBlob) {
+      // The note itself changed on main meanwhile: by a publish of this same revision, or by someone else.
+      const other = await landingOfRevision(store, id, copy.revision, main.commit);
+      if (other) throw publishedMeanwhile(id, other);
+      await refuseIfMainChanged(store, { ...copy, mainHead: main.commit }, request.main);
+    }
     const { landed, firstTime } = landingOn(main, id, note);
-    const carried = attempt === 1 ? assets : await noteAssets(store, note, main.commit);
+    // The note's images land with it; main's copies of images the note no longer shows leave main.
+    const assets = await noteAssets(store, note, main.commit);
+    await judge(actor, id, ctx, main, landed, approval.review, reason, assets.context);
+    if (attempt === 1 && needs) await keepReachable(store, id, approval.review.revision);
     try {
       const revision = await store.commit({
         ref: MAIN_REF,
         expected: main.commit,
         author: commitPerson(actor),
         message: withTrailers(describePublish(id, note, copy.revision, firstTime), trailers),
-        changes: { [notePath(id)]: serializeNote(landed), ...carried.changes },
+        changes: { [notePath(id)]: serializeNote(landed), ...assets.changes },
+        // Another note landing first changes the order this one takes: the retry below decides it again.
+        rebase: false,
       });
       commit = revision.commit;
       break;
@@ -105,30 +101,78 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
       throw e;
     }
   }
+  if (commit)
+    await announce({ kind: "publish", actor: { id: actor.id, name: actor.name }, commit, note, before: ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null });
+  return finish(store, id, copy.revision, commit);
+}
 
+/** The draft branch goes (unless someone saved to it meanwhile); the answer is the note as the next request will find it. */
+async function finish(store: ContentStore, id: string, revision: Oid, commit: Oid | null): Promise<PublishResult> {
   let draftKept = false;
   try {
-    await store.updateRef(draftRef(id), copy.revision, null);
+    await store.updateRef(draftRef(id), revision, null);
   } catch (e) {
-    // Someone saved to the draft while it was being published: their work stays on the branch.
     if (!(e instanceof RefConflictError)) throw e;
-    draftKept = true;
+    // Someone saved to the draft while it was being published: their work stays on the branch. Or
+    // another publish of this revision deleted it first: then nothing is kept.
+    draftKept = (await store.resolve(draftRef(id))) !== null;
   }
-  if (commit) {
-    const before = ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null;
-    await announce({ kind: "publish", actor: { id: actor.id, name: actor.name }, commit, note, before });
-  }
-  // Main and the draft branch both moved: the answer is the note as the next request will find it.
   return { commit, draftKept, view: await viewOf(await loadNoteContext(id, store)) };
+}
+
+/** The acceptance function on the main this attempt lands on; refused: the 422 the studio shows. */
+async function judge(
+  actor: StudioActor,
+  id: string,
+  ctx: NoteContext,
+  main: MainFacts,
+  landed: Note,
+  review: Awaited<ReturnType<typeof approvalForPublish>>["review"],
+  reason: string | undefined,
+  assets: Awaited<ReturnType<typeof noteAssets>>["context"],
+) {
+  const context = { ...writeContext(ctx, review, reason), phases: main.phases, publishedIds: main.publishedIds, orders: main.orders, assets };
+  const verdict = await acceptWrite({ kind: "publish", before: null, after: landed, actor, context });
+  if (verdict.allowed) return;
+  const phase = verdict.findings.filter((f) => f.rule === "phase");
+  if (phase.length) {
+    throw new ApiError(422, "unknown-phase", `${id}: ${phase.map((f) => f.message).join("; ")}`, {
+      where: phase.map(whereOf),
+      unmet: unmetOf(verdict.findings),
+    });
+  }
+  const unmet = unmetOf(verdict.findings);
+  const where = verdict.findings.filter((f) => f.rule === "archive-policy").map(whereOf);
+  throw new ApiError(422, "publish-refused", `${id} cannot be published yet: ${unmet.join("; ")}`, { unmet, where });
+}
+
+/** The commit on main (at `head`) whose last change to the note published exactly `revision` (its Draft-revision trailer), or null. */
+async function landingOfRevision(store: ContentStore, id: string, revision: Oid, head: Oid): Promise<Oid | null> {
+  const [last] = await store.history(notePath(id), head, { limit: 1 });
+  if (!last || last.blob === null) return null;
+  return approvalTrailersOf(last.message).draftRevision === revision ? last.commit : null;
+}
+
+/** This request lost a race: another publish of the same revision landed first. */
+function publishedMeanwhile(id: string, commit: Oid): ApiError {
+  return new ApiError(
+    409,
+    "published-meanwhile",
+    `${id}: another publish of this revision landed first (commit ${commit.slice(0, 7)}); this one wrote nothing. The note is published; reload it.`,
+    {},
+    { main: commit },
+  );
 }
 
 /**
  * The note as it lands on `main`: one new to main goes to the top of "All decision records" (the
- * order `mainFacts` computes, the one place the next order is decided); one already there keeps its own.
+ * order `mainFacts` computes on this tip, the one place the next order is decided); one already
+ * there keeps main's own order, whatever its draft says (a draft begun before its first publish holds the order it was created with).
  */
 function landingOn(main: MainFacts, id: string, note: Note): { landed: Note; firstTime: boolean } {
-  const firstTime = !main.snapshot.notes.some((n) => n.id === id);
-  return { landed: firstTime ? { ...note, order: main.nextOrder } : note, firstTime };
+  const there = main.snapshot.notes.find((n) => n.id === id);
+  if (!there) return { landed: { ...note, order: main.nextOrder }, firstTime: true };
+  return { landed: there.ok ? { ...note, order: there.note.order } : note, firstTime: false };
 }
 
 async function mainHeadOf(store: ContentStore): Promise<Oid> {
