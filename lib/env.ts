@@ -72,6 +72,8 @@ const schema = z.object({
     .min(1, "must be at least 1: a verified note is always approved by someone")
     .max(9, "must be at most 9")
     .optional(),
+  // Whether a mirror of CONTENT_REMOTE follows the remote's main when it is moved back (a force-push): 1 follows (logged), unset or 0 refuses.
+  ALLOW_MAIN_REWIND: z.enum(["0", "1"], { error: "must be 1 (follow a force-pushed main) or 0 (refuse it, the default)" }).optional(),
   ...webhookEnvSchema.shape,
   ...authEnvSchema.shape,
   ...mailEnvSchema.shape,
@@ -94,6 +96,8 @@ export type AppConfig = {
   heapGrowingPercent: number;
   /** Approvals a promotion or a verified change needs (REVIEW_APPROVALS, default 1). */
   reviewApprovals: number;
+  /** ALLOW_MAIN_REWIND=1: a mirror follows the remote's main when it is moved back (logged loudly); otherwise it refuses. */
+  allowMainRewind: boolean;
   auth: AuthConfig;
   /** Outgoing webhooks set by environment (WEBHOOK_URLS, WEBHOOK_SECRET, WEBHOOK_TIMEOUT_SECONDS). */
   webhooks: WebhookConfig;
@@ -137,6 +141,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     trustProxy: result.data.TRUST_PROXY ?? [],
     heapGrowingPercent: result.data.HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT,
     reviewApprovals: result.data.REVIEW_APPROVALS ?? 1,
+    allowMainRewind: result.data.ALLOW_MAIN_REWIND === "1",
     auth: auth.config,
     webhooks: webhooks.config,
     mail: mailConfigOf(result.data, siteUrl),
@@ -154,6 +159,7 @@ export function config(): AppConfig {
     TRUST_PROXY: process.env.TRUST_PROXY,
     HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT,
     REVIEW_APPROVALS: process.env.REVIEW_APPROVALS,
+    ALLOW_MAIN_REWIND: process.env.ALLOW_MAIN_REWIND,
     ...Object.fromEntries(WEBHOOK_ENV_KEYS.map((k) => [k, process.env[k]])),
     ...Object.fromEntries(AUTH_ENV_KEYS.map((k) => [k, process.env[k]])),
     ...Object.fromEntries(MAIL_ENV_KEYS.map((k) => [k, process.env[k]])),

@@ -5,6 +5,7 @@ import { noteFieldsSchema, type NoteFields } from "@/lib/validations/note";
 import type { Inbox } from "@/lib/review/inbox";
 import type { ReviewView } from "@/lib/review/read-review";
 import type { NoteListEntry } from "@/lib/studio/list-notes";
+import type { MainState } from "@/lib/studio/main-state";
 import type { NoteView } from "@/lib/studio/note-view";
 import type { PublishResult } from "@/lib/studio/publish-note";
 import type { DiscardResult } from "@/lib/studio/discard-draft";
@@ -162,8 +163,14 @@ const noteListEntry = z.object({
   lastChange: z.object({ commit: z.string(), date: z.string(), author, by: z.string() }).nullable(),
 });
 
-/** GET /api/studio/notes: the studio's list (lib/studio/list-notes.ts). */
-export const noteListBody = z.object({ notes: z.array(noteListEntry) });
+/** What the studio says about main (lib/studio/main-state.ts): a refused commit not served, a rewind. */
+const mainStateBody = z.object({
+  refused: z.object({ commit: z.string(), file: z.string(), line: z.number(), rule: z.string(), message: z.string(), served: z.string() }).nullable(),
+  rewind: z.object({ from: z.string(), to: z.string(), at: z.string(), followed: z.boolean() }).nullable(),
+});
+
+/** GET /api/studio/notes: the studio's list (lib/studio/list-notes.ts) and main's state. */
+export const noteListBody = z.object({ notes: z.array(noteListEntry), main: mainStateBody });
 
 const comment = z.object({
   id: z.string(),
@@ -289,8 +296,9 @@ const sameAsServer: [
   Same<z.infer<typeof noteViewBody>, NoteView>,
   Same<z.infer<typeof publishBody>, PublishResult>,
   Same<z.infer<typeof noteListBody>["notes"][number], NoteListEntry>,
+  Same<z.infer<typeof mainStateBody>, MainState>,
   Same<z.infer<typeof reviewBody>, ReviewView>,
   Same<z.infer<typeof inboxBody>, Inbox>,
   Same<z.infer<typeof discardBody>, DiscardResult>,
-] = [true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true];
 void sameAsServer;

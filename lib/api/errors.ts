@@ -28,6 +28,8 @@ export const API_ERRORS = {
   "main-changed": 409,
   // Another publish of the same revision landed first: this one wrote nothing (the body names main's commit).
   "published-meanwhile": 409,
+  // The git remote's main was moved to a commit that does not descend from this instance's (a force-push), and the instance refuses to follow.
+  "main-rewound": 409,
   locked: 409,
   busy: 409,
   "already-resolved": 409,

@@ -1,6 +1,6 @@
 import "server-only";
 import { ZodError, type z } from "zod";
-import { RefConflictError, RefLockedError, RemoteUnavailableError, StoreRequestError, UnknownRevisionError } from "@/lib/store";
+import { RefConflictError, RefLockedError, RemoteRewoundError, RemoteUnavailableError, StoreRequestError, UnknownRevisionError } from "@/lib/store";
 import { ApiError, type ApiErrorBody, type Where } from "./errors";
 
 /** Every studio route handler answers through here: JSON bodies, and errors mapped in one place. */
@@ -22,6 +22,8 @@ export function errorResponse(error: unknown): Response {
     return errorResponse(new ApiError(409, "stale-revision", `${error.ref} moved while this request ran; reload and try again`));
   }
   if (error instanceof RefLockedError) return errorResponse(new ApiError(409, "locked", error.message));
+  // The remote's main was moved back and this instance refuses to follow (lib/store/remote.ts): nothing was written.
+  if (error instanceof RemoteRewoundError) return errorResponse(new ApiError(409, "main-rewound", error.message));
   // The git remote (CONTENT_REMOTE) is out of reach: nothing was written, the same request can be sent again.
   if (error instanceof RemoteUnavailableError) {
     const response = errorResponse(new ApiError(503, "remote-unavailable", error.message));

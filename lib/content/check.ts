@@ -12,7 +12,7 @@ import type { Oid, Revision } from "@/lib/store/types";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
 import { DRAFTS_PREFIX, MAIN_REF, notePath } from "@/lib/working-copy/layout";
 import { checkReviews } from "./check-reviews";
-import { phaseFacts } from "./phases";
+import { phaseFacts } from "./phase-facts";
 import { ordersOf } from "@/lib/rules/editorial-order";
 import { parseSite, SITE_FILE } from "./site";
 
@@ -57,7 +57,12 @@ export function checkPhaseFiles(files: NoteFile[]): { findings: Finding[]; phase
  * related and superseding notes that exist. What a note may say and become is the acceptance
  * function's, called per note by the caller.
  */
-export function checkNoteFiles(files: NoteFile[], siteSource: string | null): { findings: Finding[]; notes: Map<string, { file: string; note: Note; source: string }> } {
+export function checkNoteFiles(
+  files: NoteFile[],
+  siteSource: string | null,
+  /** The ids of every note at the commit, when `files` are only some of them (the ones a landing changed). */
+  known?: ReadonlySet<string>,
+): { findings: Finding[]; notes: Map<string, { file: string; note: Note; source: string }> } {
   const findings: Finding[] = [];
   const notes = new Map<string, { file: string; note: Note; source: string }>();
   if (siteSource !== null) {
@@ -82,11 +87,12 @@ export function checkNoteFiles(files: NoteFile[], siteSource: string | null): { 
     if (twin) findings.push({ file, line: 2, field: "id", message: `${note.id} is also the id of ${twin.file}`, rule: "schema" });
     else notes.set(note.id, { file, note, source });
   }
+  const exists = (id: string) => notes.has(id) || (known?.has(id) ?? false);
   for (const { file, note, source } of notes.values()) {
     for (const id of note.related) {
-      if (!notes.has(id)) findings.push({ file, line: lineOfKey(source, "related"), field: "related", message: `related note ${id} does not exist`, rule: "schema" });
+      if (!exists(id)) findings.push({ file, line: lineOfKey(source, "related"), field: "related", message: `related note ${id} does not exist`, rule: "schema" });
     }
-    if (note.superseded_by && !notes.has(note.superseded_by)) {
+    if (note.superseded_by && !exists(note.superseded_by)) {
       findings.push({ file, line: lineOfKey(source, "superseded_by"), field: "superseded_by", message: `superseded_by names ${note.superseded_by}, which does not exist`, rule: "schema" });
     }
   }
@@ -200,7 +206,7 @@ export async function checkRepository(
  * along the app's road: proposed as hypothesis on its branch, then promoted), on a draft branch a
  * save or status change. Approvals come from the commit's trailers, verified against refs/reviews.
  */
-type Rules = { requiredApprovals: number };
+export type Rules = { requiredApprovals: number };
 
 async function checkCommits(store: Store, commits: readonly Revision[], onDraftBranch: boolean, rules: Rules): Promise<Finding[]> {
   const findings: Finding[] = [];
@@ -265,6 +271,72 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
 }
 
 type Store = ReturnType<typeof openContentStore>;
+
+/**
+ * Main moving from `from` to `to` (a later commit on its line), judged as content:check judges a
+ * commit on main, for the files that differ between the two only: each note file that is new or
+ * changed (its schema, its name, the notes it names, then the acceptance function's `publish` from
+ * `from`'s version, with the approval trailers of the last commit on `to`'s line that changed it),
+ * each phase file that changed (close, reopen, edit), and the site file. The published view serves
+ * `to` only when this finds nothing (./accepted-main.ts); judging only what changed keeps that to
+ * the notes a commit touched, not 10,000. A note that did not change is not judged again.
+ */
+export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rules = { requiredApprovals: 1 }): Promise<Finding[]> {
+  const [before, after] = await Promise.all([store.snapshot(from), store.snapshot(to)]);
+  const old = new Map(before.notes.map((n) => [n.path, n] as const));
+  const changed = after.notes.filter((n) => old.get(n.path)?.blob !== n.blob);
+  const findings: Finding[] = [];
+  const [siteBefore, siteAfter] = await Promise.all([store.fileId(from, SITE_FILE), store.fileId(to, SITE_FILE)]);
+  const phaseNames = (await store.listFiles(to, PHASES_DIR)).filter((n) => n.endsWith(".yaml")).map((n) => `${PHASES_DIR}/${n}`);
+  const phaseFiles = await Promise.all(phaseNames.map(async (file) => ({ file, source: (await store.readFile(to, file)) ?? "" })));
+  const phases = checkPhaseFiles(phaseFiles);
+  const changedPhases = new Set<string>();
+  for (const { file } of phaseFiles) if ((await store.fileId(from, file)) !== (await store.fileId(to, file))) changedPhases.add(file);
+  findings.push(...phases.findings.filter((f) => changedPhases.has(f.file)));
+  if (changed.length === 0 && changedPhases.size === 0 && siteBefore === siteAfter) return findings.map((f) => ({ ...f, commit: to }));
+
+  const sources = await Promise.all(changed.map(async (n) => ({ file: n.path, source: (await store.readFile(to, n.path)) ?? "" })));
+  const known = new Set(after.notes.map((n) => n.id));
+  const { findings: own, notes } = checkNoteFiles(sources, siteBefore === siteAfter ? null : await store.readFile(to, SITE_FILE), known);
+  findings.push(...own);
+  const valid = after.notes.flatMap((n) => (n.ok && n.id === n.note.id ? [n.note] : []));
+  const base: Omit<NoteWriteContext, "onMain" | "review"> = {
+    phases: [...phases.phases.keys()],
+    publishedIds: new Set(valid.filter((n) => isPublishedStatus(n.status)).map((n) => n.id)),
+    orders: ordersOf(valid),
+    requiredApprovals: rules.requiredApprovals,
+  };
+  for (const { file, note, source } of notes.values()) {
+    // The commit that last changed this file on `to`'s line carries its approval (and its author and reason).
+    const [revision] = await store.history(file, to, { limit: 1 });
+    if (!revision) continue;
+    const was = old.get(file);
+    const onMain = was?.ok && isPublishedStatus(was.note.status) ? was.note : null;
+    const who = { id: actorIdOfEmail(revision.author.email || revision.author.name), role: "author" as const };
+    const reason = reasonOf(revision.message);
+    const review = await approvalReview(store, note, revision, onMain);
+    const assets = await committedAssets(store, to, note);
+    const write: NoteWrite = { kind: "publish", before: onMain, after: note, actor: who, context: { ...base, ...(reason ? { reason } : {}), onMain, review: review.review, assets } };
+    findings.push(...(await judgeNote(file, source, write, revision.commit)));
+    findings.push(...review.problems.map((message) => ({ file, line: lineOfKey(source, "status"), field: "status", message, rule: "review", commit: revision.commit })));
+  }
+  for (const file of changedPhases) {
+    const entry = [...phases.phases.values()].find((p) => p.file === file);
+    if (!entry) continue;
+    const beforeText = await store.readFile(from, file);
+    const was = beforeText === null ? null : parsePhase(beforeText);
+    const prior = was?.ok ? was.phase : null;
+    const { phase } = entry;
+    const kind = phase.status === "closed" && prior?.status !== "closed" ? "phase-close" : phase.status === "open" && prior?.status === "closed" ? "phase-reopen" : "phase-edit";
+    const [revision] = await store.history(file, to, { limit: 1 });
+    const who = { id: revision ? actorIdOfEmail(revision.author.email || revision.author.name) : "plain git", role: "author" as const };
+    const facts = await phaseFacts(store, to, valid.filter((n) => n.phase === phase.name));
+    const verdict = await acceptWrite({ kind, before: prior, after: phase, actor: who, context: { facts } });
+    const source = phaseFiles.find((f) => f.file === file)?.source ?? "";
+    for (const f of verdict.findings) findings.push({ file, line: lineOfKey(source, f.field.split(".")[0] ?? f.field), field: f.field, message: f.message, rule: f.rule, commit: revision?.commit ?? to });
+  }
+  return findings.map((f) => ({ ...f, commit: f.commit ?? to }));
+}
 
 async function blobOf(store: Store, commit: Oid, file: string): Promise<string | null> {
   const id = path.basename(file, ".md");

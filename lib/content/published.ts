@@ -7,6 +7,7 @@ import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { parseSite, SITE_FILE, type Site } from "./site";
 import { mentionedIds } from "./links";
 import { patchPublished, publishedNotes } from "./published-notes";
+import { acceptedMain } from "./accepted-main";
 
 /**
  * The published view: what the public and agents may see. Built only from `main`, only from
@@ -54,8 +55,10 @@ const state = (): State => (holder[KEY] ??= { last: null, base: null, restored: 
 
 export async function getPublishedView(): Promise<PublishedView> {
   const store = await getContentStore();
-  const commit = await store.resolve(PUBLISHED_REF);
-  if (!commit) throw noMain();
+  const tip = await store.resolve(PUBLISHED_REF);
+  if (!tip) throw noMain();
+  // The newest commit of main the rules accept: the tip, unless it holds a change they refuse.
+  const { served: commit } = await acceptedMain(store, tip);
   const s = state();
   if (s.last?.commit === commit) return s.last.view;
   // A damaged or unreadable persisted model is only a slower start: never a failed request.
@@ -248,11 +251,12 @@ export type PublishedRevision = Revision & { note: Note };
 /**
  * Every published revision of one note, newest first: commits on main that changed its file while
  * its status there was a published one. A revision where the file was deleted or invalid is left out.
- * From main's head, or from `at` (a commit on main: the history as of then, which never changes).
+ * From the commit the published view serves, or from `at` (a commit on main: the history as of then, which never changes).
  */
-export async function getPublishedHistory(id: string, at: string = PUBLISHED_REF): Promise<PublishedRevision[]> {
+export async function getPublishedHistory(id: string, at?: string): Promise<PublishedRevision[]> {
   const store = await getContentStore();
-  const revisions = await store.history(`notes/${id}.md`, at);
+  // By default as of the commit the published view serves (a refused commit on main is not history yet).
+  const revisions = await store.history(`notes/${id}.md`, at ?? (await getPublishedView()).commit);
   const out: PublishedRevision[] = [];
   for (const revision of revisions) {
     const stored = await store.readNote(id, revision.commit);

@@ -5,4 +5,4 @@ export { ensureContentRepo, SEED_MESSAGE } from "./seed";
 export { StoreError, StoreRequestError, UnknownRevisionError, RefLockedError, CorruptRepositoryError } from "./errors";
 export { RefConflictError } from "./types";
 export type * from "./types";
-export { RemoteUnavailableError, redactUrl, type RemoteOptions } from "./remote";
+export { RemoteRewoundError, RemoteUnavailableError, redactUrl, type RemoteOptions } from "./remote";

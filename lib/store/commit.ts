@@ -7,7 +7,7 @@ import { EMPTY_TREE } from "./objects";
 import { cleanMessage, sanitizePerson } from "./person";
 import { checkRefName, OID, readRef } from "./refs";
 import { queued, setLocal, swapRef } from "./ref-update";
-import { afterRejection, RemoteUnavailableError } from "./remote";
+import { afterRejection, RemoteRewoundError, RemoteUnavailableError } from "./remote";
 import type { Repo } from "./repo";
 import { RefConflictError, type CommitRequest, type Oid, type Person, type RemoteLink, type Revision } from "./types";
 
@@ -79,6 +79,7 @@ async function pushCommit(repo: Repo, remote: RemoteLink, req: CommitRequest, fi
     const pushed = await remote.push(req.ref, expected, oid, () => setLocal(repo.gitdir, req.ref, oid));
     if (pushed.ok) return revision(oid, built.object);
     await remote.sync();
+    refuseIfRewound(remote, req.ref);
     const tip = await readRef(repo.gitdir, req.ref);
     const touchedByRemote = expected && tip ? await changedPaths(repo, expected, tip, built.paths) : built.paths;
     const next = afterRejection({ expected, parent: built.parent, tip, touchedByRemote, attempt, limit: PUSH_ATTEMPTS });
@@ -96,6 +97,12 @@ async function pushCommit(repo: Repo, remote: RemoteLink, req: CommitRequest, fi
     const object = { ...built.object, tree, parents: [next.onto] };
     built = { ...built, expected: next.onto, parent: next.onto, object, oid: await repo.db.write("commit", serializeCommit(object)) };
   }
+}
+
+/** The remote's branch was moved back and this instance does not follow: retrying cannot succeed. */
+export function refuseIfRewound(remote: RemoteLink, ref: string): void {
+  const r = remote.rewind;
+  if (r && !r.followed && r.ref === ref) throw new RemoteRewoundError(ref, r);
 }
 
 /** Which of `paths` differ between two commits. */

@@ -8,7 +8,8 @@ import { gitFs } from "./git-fs";
 import { setLocal, swapRef } from "./ref-update";
 import { listRefNames, readRef } from "./refs";
 import type { Repo } from "./repo";
-import { RefConflictError, type Oid, type PushOutcome, type RemoteLink, type SyncResult } from "./types";
+import { DEFAULT_BRANCH } from "./default-branch";
+import { RefConflictError, type Oid, type PushOutcome, type RemoteLink, type RewindSeen, type SyncResult } from "./types";
 
 /**
  * A remote as the shared truth. The local bare repository is a mirror of the remote's refs in the
@@ -40,6 +41,24 @@ export class RemoteUnavailableError extends StoreError {
   }
 }
 
+/**
+ * The remote's default branch moved to a commit that does not descend from ours (a force-push, a
+ * rewind) and this instance refuses to follow it: nothing can be written to that branch until the
+ * remote's branch descends from ours again, or the move is allowed (ALLOW_MAIN_REWIND).
+ */
+export class RemoteRewoundError extends StoreError {
+  static override readonly brand: string = "RemoteRewoundError";
+  constructor(
+    readonly ref: string,
+    readonly rewind: RewindSeen,
+  ) {
+    super(
+      `${ref} on the git remote was moved to ${rewind.remote}, which does not descend from ${rewind.local} (a force-push or rewind); this instance refuses to follow it, so nothing is written to ${ref} until the remote's branch is restored or ALLOW_MAIN_REWIND=1 lets it follow`,
+    );
+    this.name = "RemoteRewoundError";
+  }
+}
+
 export type RemoteOptions = {
   url: string;
   user?: string;
@@ -48,6 +67,12 @@ export type RemoteOptions = {
   namespaces: string[];
   /** Give up on one request to the remote after this long (default 20 s). */
   timeoutMs?: number;
+  /**
+   * What a sync does when the remote's default branch moved to a commit that does not descend from
+   * the local one: "refuse" keeps the local branch where it is (logged, `rewind` says so), "follow"
+   * moves it back (logged loudly, `rewind` says so too). Unset: followed silently (the accounts repository).
+   */
+  mainRewind?: "refuse" | "follow";
 };
 
 const TRACKING = "field-notes";
@@ -162,6 +187,7 @@ export function createRemoteLink(repo: Repo, options: RemoteOptions): RemoteLink
   const cache = {};
   const gate = new Gate();
   let lastSync: SyncResult | null = null;
+  let rewind: RewindSeen | null = null;
   let lastError: string | null = null;
   let configured: Promise<void> | null = null;
 
@@ -230,13 +256,38 @@ export function createRemoteLink(repo: Repo, options: RemoteOptions): RemoteLink
       for (const [ref, oid] of now) {
         // A ref that moved to a commit we have not fetched yet keeps the fetched value; the next sync takes it.
         const value = (await have(oid)) ? oid : refs.get(ref);
-        if (value && (await have(value))) await setLocal(gitdir, ref, value);
+        if (!value || !(await have(value))) continue;
+        if (ref === DEFAULT_BRANCH && options.mainRewind && !(await forward(ref, value))) continue;
+        await setLocal(gitdir, ref, value);
       }
       for (const ref of local) if (!now.has(ref)) await setLocal(gitdir, ref, null);
       lastError = null;
       lastSync = { at: Date.now(), refs: now };
       return lastSync;
     });
+  }
+
+  /**
+   * Whether the default branch may move to `value`: yes when it descends from the local value (or
+   * there is none); otherwise it is a rewind, refused or followed as `mainRewind` says, and logged
+   * once per remote value either way. A later sync that finds the branch moving forward again clears a refusal.
+   */
+  async function forward(ref: string, value: Oid): Promise<boolean> {
+    const local = await readRef(gitdir, ref);
+    if (!local || local === value || (await descendsFrom(repo, value, local))) {
+      if (rewind && !rewind.followed) rewind = null;
+      return true;
+    }
+    const follow = options.mainRewind === "follow";
+    if (rewind?.remote !== value) {
+      console.error(
+        follow
+          ? `${displayUrl}: ${ref} was moved from ${local} to ${value}, which does not descend from it (a force-push or rewind); following it because ALLOW_MAIN_REWIND=1: notes published after ${value.slice(0, 12)} are no longer on main`
+          : `${displayUrl}: ${ref} was moved from ${local} to ${value}, which does not descend from it (a force-push or rewind); refused: this instance keeps ${ref} at ${local.slice(0, 12)} and serves it, and writes to ${ref} answer 409 until the remote's branch is restored (or ALLOW_MAIN_REWIND=1 lets it follow)`,
+      );
+    }
+    rewind = { ref, local, remote: value, followed: follow, at: new Date().toISOString() };
+    return follow;
   }
 
   let running: Promise<SyncResult> | null = null;
@@ -307,7 +358,25 @@ export function createRemoteLink(repo: Repo, options: RemoteOptions): RemoteLink
     get lastError() {
       return lastError;
     },
+    get rewind() {
+      return rewind;
+    },
   };
+}
+
+/** Whether `ancestor` is reachable from `commit` through its parents (every parent, not only the first). */
+async function descendsFrom(repo: Repo, commit: Oid, ancestor: Oid): Promise<boolean> {
+  const seen = new Set<Oid>();
+  const queue: Oid[] = [commit];
+  while (queue.length) {
+    const at = queue.pop()!;
+    if (at === ancestor) return true;
+    if (seen.has(at)) continue;
+    seen.add(at);
+    const c = await repo.commit(at);
+    for (const p of c?.parents ?? []) if (!seen.has(p)) queue.push(p);
+  }
+  return false;
 }
 
 /**

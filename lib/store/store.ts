@@ -1,5 +1,5 @@
 import path from "node:path";
-import { checkOid, commitChanges } from "./commit";
+import { checkOid, commitChanges, refuseIfRewound } from "./commit";
 import { setLocal } from "./ref-update";
 import { StoreRequestError, UnknownRevisionError } from "./errors";
 import { Histories } from "./history";
@@ -167,6 +167,7 @@ export function createContentStore<N = never>(dir: string, options: StoreOptions
         const pushed = await remote.push(ref, from, to, () => setLocal(gitdir, ref, to));
         if (pushed.ok) return;
         await remote.sync();
+        refuseIfRewound(remote, ref);
         throw new RefConflictError(ref, from, await readRef(gitdir, ref));
       });
     },

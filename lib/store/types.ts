@@ -120,6 +120,9 @@ export type StoreStats = {
 /** What the last sync found: the remote's refs in the mirrored namespaces. */
 export type SyncResult = { at: number; refs: Map<string, Oid> };
 
+/** The remote's default branch seen moved to a commit that does not descend from the local one. */
+export type RewindSeen = { ref: string; local: Oid; remote: Oid; followed: boolean; at: string };
+
 export type PushOutcome = { ok: true } | { ok: false; remoteValue: Oid | null; why: string };
 
 export type RemoteLink = {
@@ -139,6 +142,8 @@ export type RemoteLink = {
   readonly lastSync: SyncResult | null;
   /** The last failure to reach the remote (cleared by a successful sync). */
   readonly lastError: string | null;
+  /** The last rewind of the default branch a sync met, refused (until the branch moves forward again) or followed; null: none. */
+  readonly rewind: RewindSeen | null;
 };
 
 /** `N` is what the parser the store was opened with makes of a note file (lib/notes' Note for the app). */

@@ -37,7 +37,14 @@ export function getContentStore(): Promise<ContentStore> {
   // With CONTENT_REMOTE the local repository mirrors the remote, and every write reaches the remote
   // first. Accounts never travel with the content: they have a repository of their own.
   const store = content
-    ? openMirror(gitdir, { remote: { ...content, namespaces: CONTENT_NAMESPACES }, seedDir, label: "content remote", pollSeconds, parse: parseNote })
+    ? openMirror(gitdir, {
+        // main moved back on the remote (a force-push) is refused, unless the site allows it (ALLOW_MAIN_REWIND=1).
+        remote: { ...content, namespaces: CONTENT_NAMESPACES, mainRewind: config().allowMainRewind ? "follow" : "refuse" },
+        seedDir,
+        label: "content remote",
+        pollSeconds,
+        parse: parseNote,
+      })
     : ensureContentRepo(gitdir, seedDir).then(() => openContentStore(gitdir));
   memo[KEY] = { gitdir, store };
   // A failed start (unwritable folder, bad seed) is retried on the next call, not remembered.

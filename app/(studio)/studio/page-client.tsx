@@ -4,6 +4,7 @@ import Link from "next/link";
 import { STATUS_LABEL } from "@/lib/notes/schema";
 import type { Actor } from "@/lib/rules/status-machine";
 import type { NoteListEntry } from "@/lib/studio/list-notes";
+import type { MainState } from "@/lib/studio/main-state";
 import { useNotes } from "@/lib/queries/use-notes";
 import { StatusBadge } from "@/components/status-badge";
 import { ButtonLink } from "@/components/ui/button";
@@ -16,7 +17,7 @@ import { ReviewBadge } from "@/components/review/review-badge";
  * form (no id is taken until it is saved). A reviewer's links lead where a reviewer works: a draft's
  * review page, a published note's public page, never an editor full of disabled buttons.
  */
-export default function StudioPageClient({ initial, actor }: { initial: NoteListEntry[]; actor: Actor }) {
+export default function StudioPageClient({ initial, main, actor }: { initial: NoteListEntry[]; main: MainState; actor: Actor }) {
   const { data: notes = initial, isFetching } = useNotes(initial);
   const drafts = notes.filter((n) => n.draft);
   const published = notes.filter((n) => !n.draft);
@@ -41,6 +42,7 @@ export default function StudioPageClient({ initial, actor }: { initial: NoteList
           </span>
         ) : null}
       </header>
+      <MainBanner main={main} />
       <NoteTable caption={`Unpublished (${drafts.length})`} notes={drafts} reviewer={reviewer} empty="Nothing unpublished: every note is published as it is." />
       <NoteTable caption={`Published notes (${published.length})`} notes={published} reviewer={reviewer} empty="Nothing is published yet." />
     </div>
@@ -90,5 +92,30 @@ function NoteTable({ caption, notes, empty, reviewer }: { caption: string; notes
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** main itself: a commit the rules refuse (the public is served the last accepted one), a rewind of main. */
+function MainBanner({ main }: { main: MainState }) {
+  const { refused, rewind } = main;
+  if (!refused && !rewind) return null;
+  const short = (oid: string) => oid.slice(0, 12);
+  return (
+    <div className={styles.banner} role="alert">
+      {refused ? (
+        <p>
+          Main&apos;s commit <code>{short(refused.commit)}</code> is refused by the rules and is not published: {refused.file}, line {refused.line}:{" "}
+          {refused.rule}: {refused.message}. Readers see <code>{short(refused.served)}</code>, the last accepted commit, until the change is undone on main.
+        </p>
+      ) : null}
+      {rewind ? (
+        <p>
+          Main was moved back from <code>{short(rewind.from)}</code> to <code>{short(rewind.to)}</code> (a force-push) on <ChangeTime iso={rewind.at} />.{" "}
+          {rewind.followed
+            ? "This site follows such a move (ALLOW_MAIN_REWIND=1): notes published after it are no longer on main."
+            : "This instance refused to follow it: it keeps serving the main it had, and publishing waits until the git host's main is restored."}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentActor } from "@/lib/auth/actor";
 import { listNotes } from "@/lib/studio/list-notes";
+import { mainState } from "@/lib/studio/main-state";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import StudioPageClient from "./page-client";
 
 export const metadata: Metadata = { title: "Studio" };
@@ -10,6 +12,6 @@ export const metadata: Metadata = { title: "Studio" };
 export default async function StudioPage() {
   const actor = await currentActor();
   if (!actor) redirect("/sign-in?callbackUrl=%2Fstudio");
-  const notes = await listNotes(actor);
-  return <StudioPageClient initial={notes} actor={{ id: actor.id, role: actor.role }} />;
+  const [notes, main] = await Promise.all([listNotes(actor), getContentStore().then(mainState)]);
+  return <StudioPageClient initial={notes} main={main} actor={{ id: actor.id, role: actor.role }} />;
 }
