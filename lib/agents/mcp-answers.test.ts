@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noteFile } from "@/lib/store/testing";
-import { commitWithGit as commitWithGitTo } from "@/lib/testing/plain-git";
+import { acceptedNoteFile, commitWithGit as commitWithGitTo } from "@/lib/testing/plain-git";
 
 /**
  * MCP tool calls answered from the per-commit kept answers (lib/agents/mcp-answers.ts), through the
@@ -53,7 +53,7 @@ describe("a repeated MCP tool call", () => {
     expect(second.result).toEqual(first.result);
     expect(first.result.structuredContent.results).toEqual([]);
 
-    commitWithGit({ "notes/AFN-904.md": noteFile("AFN-904", "Zanzibar ledger, published.") });
+    commitWithGit({ "notes/AFN-904.md": acceptedNoteFile("AFN-904", "Zanzibar ledger, published.") });
     const after = (await (await call(3, "zanzibar ledger")).json()) as Answer;
     expect(after.result.structuredContent.commit).not.toBe(first.result.structuredContent.commit);
     expect(after.result.structuredContent.results.map((r) => r.id)).toEqual(["AFN-904"]);

@@ -10,7 +10,7 @@ import { checkLanding, type Finding } from "./check";
  * that the rules accept, as content:check judges it. A commit pushed from outside the app (plain
  * git, another host) that the acceptance function refuses — a promotion to verified with a made-up
  * `Approved-by` trailer, a broken file — is not served; the last accepted state is, the refusal is
- * logged once (rule, file, commit) and the studio shows it (`mainRefusal`). A plain-git commit the
+ * logged once (rule, file, commit) and the studio shows it (lib/studio/main-state.ts). A plain-git commit the
  * rules accept is served on the next request, as before.
  *
  * Each commit is judged once, from the last accepted commit below it (`checkLanding`: the files that
@@ -37,8 +37,14 @@ type State = {
   restored: boolean;
 };
 const KEY = Symbol.for("field-notes.accepted-main");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { judged: new Map(), pending: new Map(), lastTip: null, rewind: null, logged: new Set(), restored: false });
+const holder = globalThis as typeof globalThis & { [KEY]?: Map<string, State> };
+/** One state per repository (a process serves one; tests open many). */
+const state = (gitdir: string): State => {
+  const all = (holder[KEY] ??= new Map());
+  let s = all.get(gitdir);
+  if (!s) all.set(gitdir, (s = { judged: new Map(), pending: new Map(), lastTip: null, rewind: null, logged: new Set(), restored: false }));
+  return s;
+};
 
 // Commits walked back from a new tip looking for one already judged, before taking the oldest as the start.
 const WALK_LIMIT = 512;
@@ -47,7 +53,7 @@ const KEEP = 20_000;
 
 /** The commit of main to serve for `tip`, and why not the tip when it is not. */
 export async function acceptedMain(store: ContentStore, tip: Oid): Promise<Judged> {
-  const s = state();
+  const s = state(store.gitdir);
   const known = s.judged.get(tip);
   if (known && s.lastTip === tip) return known;
   let under = s.pending.get(tip);
@@ -58,30 +64,24 @@ export async function acceptedMain(store: ContentStore, tip: Oid): Promise<Judge
   return under;
 }
 
-/** The refusal that keeps main's tip from being served now, if any (the studio's banner). */
-export function mainRefusal(): MainRefusal | null {
-  const s = state();
-  return s.lastTip ? (s.judged.get(s.lastTip)?.refusal ?? null) : null;
-}
-
 /** The last move of main to a commit that does not descend from the one before it, if this process saw one. */
-export function mainRewind(): MainRewind | null {
-  return state().rewind;
+export function mainRewind(store: Pick<ContentStore, "gitdir">): MainRewind | null {
+  return state(store.gitdir).rewind;
 }
 
 async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
-  const s = state();
+  const s = state(store.gitdir);
   if (!s.restored) {
     s.restored = true;
     const kept = readKept();
     if (kept && (await store.log(kept.tip, { limit: 1 }).catch(() => null))) {
-      remember(kept.tip, { served: kept.served, refusal: kept.refusal });
+      remember(s, kept.tip, { served: kept.served, refusal: kept.refusal });
       s.lastTip ??= kept.tip;
     }
   }
   if (s.judged.size === 0) {
     // A new data folder: the tip main has now is the starting point (see above), not history walked and judged again.
-    remember(tip, { served: tip, refusal: null });
+    remember(s, tip, { served: tip, refusal: null });
   }
   // Walk back along first parents to a commit already judged.
   const chain: Oid[] = [];
@@ -100,17 +100,17 @@ async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
   if (!at || !s.judged.has(at)) {
     // Nothing judged below: the oldest commit reached is the starting point (the first read of a new data folder).
     const start = chain.pop() ?? tip;
-    remember(start, { served: start, refusal: null });
+    remember(s, start, { served: start, refusal: null });
   }
   for (const commit of chain.reverse()) {
     const [revision] = await store.log(commit, { limit: 1 });
     const below = s.judged.get(revision?.parents[0] ?? "") ?? { served: commit, refusal: null };
     const findings = await checkLanding(store, below.served, commit, { requiredApprovals: config().reviewApprovals });
-    remember(commit, findings.length === 0 ? { served: commit, refusal: null } : { served: below.served, refusal: refusalOf(findings, commit, below.served) });
+    remember(s, commit, findings.length === 0 ? { served: commit, refusal: null } : { served: below.served, refusal: refusalOf(findings, commit, below.served) });
   }
   const judged = s.judged.get(tip)!;
   s.lastTip = tip;
-  if (judged.refusal) logRefusal(judged.refusal, tip);
+  if (judged.refusal) logRefusal(s, judged.refusal, tip);
   writeKept(tip, judged);
   return judged;
 }
@@ -120,9 +120,8 @@ function refusalOf(findings: Finding[], commit: Oid, served: Oid): MainRefusal {
   return { commit: first.commit ?? commit, file: first.file, line: first.line, rule: first.rule, message: first.message, served };
 }
 
-function logRefusal(r: MainRefusal, tip: Oid): void {
+function logRefusal(s: State, r: MainRefusal, tip: Oid): void {
   const key = `${r.commit} ${r.file} ${r.rule}`;
-  const s = state();
   if (s.logged.has(key)) return;
   s.logged.add(key);
   console.error(
@@ -130,8 +129,8 @@ function logRefusal(r: MainRefusal, tip: Oid): void {
   );
 }
 
-function remember(commit: Oid, judged: Judged): void {
-  const map = state().judged;
+function remember(s: State, commit: Oid, judged: Judged): void {
+  const map = s.judged;
   if (map.size >= KEEP) map.delete(map.keys().next().value!);
   map.set(commit, judged);
 }

@@ -57,13 +57,15 @@ export async function getPublishedView(): Promise<PublishedView> {
   const store = await getContentStore();
   const tip = await store.resolve(PUBLISHED_REF);
   if (!tip) throw noMain();
+  const s = state();
+  // A damaged or unreadable persisted model is only a slower start: never a failed request. Read
+  // before main's new commits are judged, so judging them parses only the notes they wrote.
+  s.restored ??= restoreReadModel(store).catch(() => undefined);
+  await s.restored;
   // The newest commit of main the rules accept: the tip, unless it holds a change they refuse.
   const { served: commit } = await acceptedMain(store, tip);
-  const s = state();
   if (s.last?.commit === commit) return s.last.view;
-  // A damaged or unreadable persisted model is only a slower start: never a failed request.
-  s.restored ??= restoreReadModel(store).catch(() => undefined);
-  const view = s.restored.then(() => buildView(commit));
+  const view = buildView(commit);
   s.last = { commit, view };
   view.then(
     (v) => {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { git, noteFile, tempDir } from "@/lib/store/testing";
+import { acceptedNoteFile } from "@/lib/testing/plain-git";
 
 // A real content repository seeded from content/, committed to with native git from outside, as an
 // agent would. Set before the store is first asked for: the app reads its location once.
@@ -13,12 +14,15 @@ const { getPublishedView } = await import("@/lib/content/published");
 const { getContentStore } = await import("@/lib/working-copy/content-store");
 const { searchNotes } = await import("./index");
 
-function pushWithGit(branch: string, files: Record<string, string>, message: string) {
+function pushWithGit(branch: string, files: Record<string, string | null>, message: string) {
   const work = tempDir("search-clone");
   try {
     git(work, "clone", "--quiet", process.env.CONTENT_REPO!, ".");
     git(work, "checkout", "--quiet", "-B", branch);
-    for (const [file, content] of Object.entries(files)) fs.writeFileSync(path.join(work, file), content);
+    for (const [file, content] of Object.entries(files)) {
+      if (content === null) fs.rmSync(path.join(work, file));
+      else fs.writeFileSync(path.join(work, file), content);
+    }
     git(work, "add", "-A");
     git(work, "commit", "--quiet", "-m", message);
     git(work, "push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
@@ -39,6 +43,7 @@ describe("search over the published view of a real repository", () => {
   });
 
   it("never finds a draft on main or a note on a drafts/ branch, and finds a published commit at once", async () => {
+    const before = await getPublishedView();
     pushWithGit("main", { "notes/AFN-901.md": noteFile("AFN-901", "Zanzibar ledger draft on main.", { status: "draft" }) }, "Draft on main");
     pushWithGit("drafts/AFN-902", { "notes/AFN-902.md": noteFile("AFN-902", "Zanzibar ledger on a drafts branch.") }, "Draft branch");
     const view = await getPublishedView();
@@ -46,7 +51,10 @@ describe("search over the published view of a real repository", () => {
     expect(await searchNotes(view, "zanzibar")).toEqual([]);
     expect((await searchNotes(view, "AFN-901")).map((h) => h.id)).not.toContain("AFN-901");
 
-    pushWithGit("main", { "notes/AFN-903.md": noteFile("AFN-903", "Zanzibar ledger, published.") }, "Publish AFN-903");
+    // A draft on main is refused by the rules: main's commit is not served (lib/content/accepted-main.ts).
+    expect(view.commit).toBe(before.commit);
+    // The draft taken off main and a note the rules accept published: served at once.
+    pushWithGit("main", { "notes/AFN-901.md": null, "notes/AFN-903.md": acceptedNoteFile("AFN-903", "Zanzibar ledger, published.") }, "Publish AFN-903");
     const next = await getPublishedView();
     expect(next.commit).not.toBe(view.commit);
     expect((await searchNotes(next, "zanzibar")).map((h) => h.id)).toEqual(["AFN-903"]);

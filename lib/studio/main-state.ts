@@ -22,7 +22,7 @@ export async function mainState(store: ContentStore): Promise<MainState> {
   if (!tip) throw noMain();
   const { refusal } = await acceptedMain(store, tip);
   const remote = store.remote?.rewind ?? null;
-  const local = mainRewind();
+  const local = mainRewind(store);
   const rewind = remote ? { from: remote.local, to: remote.remote, at: remote.at, followed: remote.followed } : local ? { ...local, followed: true } : null;
   return { refused: refusal, rewind };
 }

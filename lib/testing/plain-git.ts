@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { noteFile } from "@/lib/store/testing";
 
 /**
  * Commits `files` to `branch` of the bare repository `gitdir` the way an agent outside the app
@@ -25,4 +26,12 @@ export function commitWithGit(gitdir: string, files: Record<string, string>, bra
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * A note file the rules accept on main from plain git (lib/content/accepted-main.ts serves only
+ * those): a new hypothesis in one of the seed's phases, at the order its number gives it.
+ */
+export function acceptedNoteFile(id: string, summary?: string): string {
+  return noteFile(id, summary, { status: "hypothesis", phase: "6 architecture" });
 }
