@@ -14,7 +14,7 @@ import { commitWithGit, mainCommit } from "./support/content-repo";
  * by the proxy. AFN-96x are this file's own IDs.
  */
 
-/** A seed note (AFN-002, not a core decision) renamed to `id` with `title` and `status`. */
+/** A seed note (AFN-002, not a core decision) renamed to `id` with `title` and `status` (a new note the rules accept on main is a hypothesis). */
 function noteFrom(id: string, title: string, status: string): string {
   return fs
     .readFileSync(path.resolve("content/notes/AFN-002.md"), "utf8")
@@ -45,7 +45,7 @@ test("a cached page revalidates with 304, and a plain-git commit or a draft chan
 
   // A published note committed with plain git: the very next request has it, in full, not a 304.
   commitWithGit(
-    { "notes/AFN-961.md": noteFrom("AFN-961", "Heron ledger read through the page cache", "verified-checkpoint") },
+    { "notes/AFN-961.md": noteFrom("AFN-961", "Heron ledger read through the page cache", "hypothesis") },
     { message: "Publish AFN-961 with plain git" },
   );
   const after = await request.get("/", { headers: { "If-None-Match": etag } });
@@ -84,7 +84,7 @@ test("agent formats served from memory revalidate with 304, and a plain-git comm
 
   commitWithGit(
     {
-      "notes/AFN-963.md": noteFrom("AFN-963", "Osprey capsule read through the agent cache", "verified-checkpoint"),
+      "notes/AFN-963.md": noteFrom("AFN-963", "Osprey capsule read through the agent cache", "hypothesis"),
       "notes/AFN-964.md": noteFrom("AFN-964", "Osprey draft never shown to agents", "draft"),
     },
     { message: "Publish AFN-963 and draft AFN-964 with plain git" },
@@ -169,7 +169,7 @@ test("home and the agents' index are rendered ahead for a new commit and kept fo
   // Other tests commit to main too; a commit that main left before its pages were rendered is tried again.
   for (let attempt = 1; ; attempt++) {
     const title = `Grebe ledger rendered ahead ${attempt}`;
-    const commit = commitWithGit({ "notes/AFN-965.md": noteFrom("AFN-965", title, "verified-checkpoint") }, { message: `Publish AFN-965 (${attempt})` });
+    const commit = commitWithGit({ "notes/AFN-965.md": noteFrom("AFN-965", title, "hypothesis") }, { message: `Publish AFN-965 (${attempt})` });
     // A capsule tells the server that main moved; nobody asks for the entry points under this commit.
     expect((await request.get("/agents/capsules/AFN-002.json")).status()).toBe(200);
     let kept = new Map<string, string>();
@@ -260,10 +260,7 @@ test("a repeated MCP tool call is answered from memory under its own id, a plain
 
   // A note with the word, committed with plain git: the very next call has it, under the new commit.
   // (A miss, its body read by the proxy first: the route still gets all of it.)
-  commitWithGit(
-    { "notes/AFN-966.md": noteFrom("AFN-966", `${word} ledger read through MCP`, "verified-checkpoint") },
-    { message: "Publish AFN-966 with plain git" },
-  );
+  commitWithGit({ "notes/AFN-966.md": noteFrom("AFN-966", `${word} ledger read through MCP`, "hypothesis") }, { message: "Publish AFN-966 with plain git" });
   const after = await ask(6);
   expect(after.status).toBe(200);
   expect(after.h["x-content-commit"]).not.toBe(commit);

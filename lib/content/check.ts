@@ -275,7 +275,7 @@ type Store = ReturnType<typeof openContentStore>;
 /**
  * Main moving from `from` to `to` (a later commit on its line), judged as content:check judges a
  * commit on main, for the files that differ between the two only: each note file that is new or
- * changed (its schema, its name, the notes it names, then the acceptance function's `publish` from
+ * changed and holds a published note (its name, the notes it names, then the acceptance function's `publish` from
  * `from`'s version, with the approval trailers of the last commit on `to`'s line that changed it),
  * each phase file that changed (close, reopen, edit), and the site file. The published view serves
  * `to` only when this finds nothing (./accepted-main.ts); judging only what changed keeps that to
@@ -284,7 +284,9 @@ type Store = ReturnType<typeof openContentStore>;
 export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rules = { requiredApprovals: 1 }): Promise<Finding[]> {
   const [before, after] = await Promise.all([store.snapshot(from), store.snapshot(to)]);
   const old = new Map(before.notes.map((n) => [n.path, n] as const));
-  const changed = after.notes.filter((n) => old.get(n.path)?.blob !== n.blob);
+  // What the public would be served: a changed file that holds a published note. A draft or a file
+  // that does not parse is never served, so it holds nothing back (content:check still reports it).
+  const changed = after.notes.filter((n) => old.get(n.path)?.blob !== n.blob && n.ok && n.id === n.note.id && isPublishedStatus(n.note.status));
   const findings: Finding[] = [];
   const [siteBefore, siteAfter] = await Promise.all([store.fileId(from, SITE_FILE), store.fileId(to, SITE_FILE)]);
   const phaseNames = (await store.listFiles(to, PHASES_DIR)).filter((n) => n.endsWith(".yaml")).map((n) => `${PHASES_DIR}/${n}`);
