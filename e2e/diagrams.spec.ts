@@ -9,7 +9,7 @@ import { commitWithGit } from "./support/content-repo";
  * is committed with plain git, as an agent outside the app would. AFN-94x are this file's own IDs.
  */
 
-const ID = "AFN-941";
+const ID = "DGX-941";
 const FLOWCHART = "flowchart LR\n  draft[Draft] -->|submit| review{Review}\n  review -->|approve| main[(Main branch)]\n  review -->|changes| draft";
 const SEQUENCE = "sequenceDiagram\n  participant A as Author\n  participant S as Studio\n  A->>S: save draft\n  S-->>A: revision saved";
 const INVALID = "this is not a diagram\n  A --> B";

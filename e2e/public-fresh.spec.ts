@@ -4,7 +4,7 @@ import { commitWithGit, readWithGit } from "./support/content-repo";
 /**
  * The public view is always the current main, and only its published notes: commits made with
  * plain git (as an agent or a person outside the app would) show on the next request, drafts never
- * show, and hostile text in any field stays text. IDs AFN-97x/98x are this file's own.
+ * show, and hostile text in any field stays text. IDs PFX-97x/98x (a prefix the studio never allocates, so no note it creates is overwritten) are this file's own.
  */
 
 type Fields = { id: string; title: string; summary: string; status: string; phase: string; tags: string[]; sections: Record<string, string> };
@@ -39,7 +39,7 @@ async function homeIds(page: Page) {
 }
 
 test("a commit made with plain git shows on the next request, and its history shows the diff", async ({ page }) => {
-  const id = "AFN-971";
+  const id = "PFX-971";
   const base: Fields = {
     id,
     title: "Pelican ledger: commit the page table last",
@@ -53,7 +53,7 @@ test("a commit made with plain git shows on the next request, and its history sh
       Decision: "Write the **page table** last.\n\n| step | order |\n| --- | --- |\n| data | 1 |\n| table | 2 |",
     },
   };
-  commitWithGit({ [`notes/${id}.md`]: noteFile(base) }, { message: "Publish AFN-971 from plain git" });
+  commitWithGit({ [`notes/${id}.md`]: noteFile(base) }, { message: "Publish PFX-971 from plain git" });
 
   expect(await homeIds(page)).toContain(id);
   await page.goto(`/notes/${id}`);
@@ -75,7 +75,7 @@ test("a commit made with plain git shows on the next request, and its history sh
   const revisions = page.locator("li.revision");
   await expect(revisions).toHaveCount(2);
   await expect(revisions.locator(".revision__message")).toHaveText(["Evidence changed", "First published as hypothesis"]);
-  await expect(revisions.locator(".revision__commit pre")).toHaveText(["Evidence: the second write, twice", "Publish AFN-971 from plain git"]);
+  await expect(revisions.locator(".revision__commit pre")).toHaveText(["Evidence: the second write, twice", "Publish PFX-971 from plain git"]);
   await expect(revisions.first().locator(".revision__meta")).toContainText("Plain Git Agent");
   const diff = revisions.first().locator(".diff__field");
   await expect(diff).toHaveCount(1);
@@ -85,9 +85,9 @@ test("a commit made with plain git shows on the next request, and its history sh
 });
 
 test("a draft, on main or on a drafts/ branch, appears nowhere", async ({ page, request }) => {
-  const onMain = "AFN-972";
-  const onBranch = "AFN-982";
-  const unpublished = "AFN-974";
+  const onMain = "PFX-972";
+  const onBranch = "PFX-982";
+  const unpublished = "PFX-974";
   const draft = (id: string, status = "draft"): Fields => ({
     id,
     title: `Narwhal cipher draft ${id}`,
@@ -104,13 +104,13 @@ test("a draft, on main or on a drafts/ branch, appears nowhere", async ({ page, 
     { branch: `drafts/${onBranch}`, message: "A draft on its branch" },
   );
   // Published, then set back to draft on main: it leaves the public view with that commit.
-  commitWithGit({ [`notes/${unpublished}.md`]: noteFile(draft(unpublished, "hypothesis")) }, { message: "Publish AFN-974" });
+  commitWithGit({ [`notes/${unpublished}.md`]: noteFile(draft(unpublished, "hypothesis")) }, { message: "Publish PFX-974" });
   await page.goto(`/notes/${unpublished}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Narwhal cipher draft ${unpublished}`);
   commitWithGit({ [`notes/${unpublished}.md`]: noteFile(draft(unpublished)) }, { message: "Back to draft" });
   expect(readWithGit(`notes/${onMain}.md`)).toContain("status: draft");
 
-  const leak = /AFN-972|AFN-982|AFN-974|narwhal/i;
+  const leak = /PFX-972|PFX-982|PFX-974|narwhal/i;
   for (const url of ["/", "/?status=hypothesis", "/?status=verified-checkpoint", "/tags/metal", "/phases/6-architecture"]) {
     const res = await page.goto(url);
     expect(res?.status(), url).toBe(200);
@@ -138,7 +138,7 @@ test("a draft, on main or on a drafts/ branch, appears nowhere", async ({ page, 
 });
 
 test("hostile text in any field is shown as text and never runs", async ({ page }) => {
-  const id = "AFN-973";
+  const id = "PFX-973";
   const payload = `<img src=x onerror="window.__xss=1;alert(1)">`;
   commitWithGit(
     {

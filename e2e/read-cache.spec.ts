@@ -11,7 +11,7 @@ import { commitWithGit, mainCommit } from "./support/content-repo";
  * Public pages come from a per-commit page cache: a repeated request carries the commit in its
  * ETag and a revalidation is answered 304, yet a commit made with plain git is on the very next
  * request, and a draft never is. The same holds for MCP tool calls, kept per commit and answered
- * by the proxy. AFN-96x are this file's own IDs.
+ * by the proxy. RCX-96x (a prefix the studio never allocates, so no note it creates is overwritten) are this file's own IDs.
  */
 
 /** A seed note (AFN-002, not a core decision) renamed to `id` with `title` and `status` (a new note the rules accept on main is a hypothesis). */
@@ -45,15 +45,15 @@ test("a cached page revalidates with 304, and a plain-git commit or a draft chan
 
   // A published note committed with plain git: the very next request has it, in full, not a 304.
   commitWithGit(
-    { "notes/AFN-961.md": noteFrom("AFN-961", "Heron ledger read through the page cache", "hypothesis") },
-    { message: "Publish AFN-961 with plain git" },
+    { "notes/RCX-961.md": noteFrom("RCX-961", "Heron ledger read through the page cache", "hypothesis") },
+    { message: "Publish RCX-961 with plain git" },
   );
   const after = await request.get("/", { headers: { "If-None-Match": etag } });
   expect(after.status()).toBe(200);
   expect(await after.text()).toContain("Heron ledger read through the page cache");
 
   // A draft on main: never on the page, cached or not.
-  commitWithGit({ "notes/AFN-962.md": noteFrom("AFN-962", "Bittern draft never shown", "draft") }, { message: "Draft AFN-962 with plain git" });
+  commitWithGit({ "notes/RCX-962.md": noteFrom("RCX-962", "Bittern draft never shown", "draft") }, { message: "Draft RCX-962 with plain git" });
   const withDraft = await cachedHome(request);
   expect(await withDraft.text()).not.toContain("Bittern draft never shown");
   expect(withDraft.headers()["etag"]).not.toBe(etag);
@@ -80,14 +80,14 @@ test("agent formats served from memory revalidate with 304, and a plain-git comm
       break;
     }
   }
-  expect(await (await request.get("/agents/search.json?q=Osprey")).text()).not.toContain("AFN-963");
+  expect(await (await request.get("/agents/search.json?q=Osprey")).text()).not.toContain("RCX-963");
 
   commitWithGit(
     {
-      "notes/AFN-963.md": noteFrom("AFN-963", "Osprey capsule read through the agent cache", "hypothesis"),
-      "notes/AFN-964.md": noteFrom("AFN-964", "Osprey draft never shown to agents", "draft"),
+      "notes/RCX-963.md": noteFrom("RCX-963", "Osprey capsule read through the agent cache", "hypothesis"),
+      "notes/RCX-964.md": noteFrom("RCX-964", "Osprey draft never shown to agents", "draft"),
     },
-    { message: "Publish AFN-963 and draft AFN-964 with plain git" },
+    { message: "Publish RCX-963 and draft RCX-964 with plain git" },
   );
   for (const url of urls) {
     const res = await request.get(url, { headers: { "If-None-Match": tags.get(url)! } });
@@ -95,9 +95,9 @@ test("agent formats served from memory revalidate with 304, and a plain-git comm
     expect(res.headers()["etag"], url).not.toBe(tags.get(url));
     expect(await res.text(), url).not.toContain("Osprey draft never shown");
   }
-  expect(await (await request.get("/agents/index.json")).text()).toContain("AFN-963");
-  expect(await (await request.get("/agents/search.json?q=Osprey")).text()).toContain("AFN-963");
-  expect((await request.get("/notes/AFN-964.md")).status()).toBe(404);
+  expect(await (await request.get("/agents/index.json")).text()).toContain("RCX-963");
+  expect(await (await request.get("/agents/search.json?q=Osprey")).text()).toContain("RCX-963");
+  expect((await request.get("/notes/RCX-964.md")).status()).toBe(404);
 });
 
 test("an agent's query asked for the first time is answered as the kept answer of the same query", async ({ request }) => {
@@ -169,7 +169,7 @@ test("home and the agents' index are rendered ahead for a new commit and kept fo
   // Other tests commit to main too; a commit that main left before its pages were rendered is tried again.
   for (let attempt = 1; ; attempt++) {
     const title = `Grebe ledger rendered ahead ${attempt}`;
-    const commit = commitWithGit({ "notes/AFN-965.md": noteFrom("AFN-965", title, "hypothesis") }, { message: `Publish AFN-965 (${attempt})` });
+    const commit = commitWithGit({ "notes/RCX-965.md": noteFrom("RCX-965", title, "hypothesis") }, { message: `Publish RCX-965 (${attempt})` });
     // A capsule tells the server that main moved; nobody asks for the entry points under this commit.
     expect((await request.get("/agents/capsules/AFN-002.json")).status()).toBe(200);
     let kept = new Map<string, string>();
@@ -234,7 +234,7 @@ test("a repeated MCP tool call is answered from memory under its own id, a plain
   expect(second.text).toBe(first.text.replace(/"id":1}$/, '"id":2}'));
   const commit = second.h["x-content-commit"]!;
   expect(parsed(second.text).result.structuredContent.commit).toBe(commit);
-  expect(parsed(second.text).result.structuredContent.results.map((r) => r.id)).not.toContain("AFN-966");
+  expect(parsed(second.text).result.structuredContent.results.map((r) => r.id)).not.toContain("RCX-966");
 
   // The same call, kept, from a page on another origin or through a rebound host name: refused.
   const foreign = await ask(3, { Origin: "https://evil.example" });
@@ -260,12 +260,12 @@ test("a repeated MCP tool call is answered from memory under its own id, a plain
 
   // A note with the word, committed with plain git: the very next call has it, under the new commit.
   // (A miss, its body read by the proxy first: the route still gets all of it.)
-  commitWithGit({ "notes/AFN-966.md": noteFrom("AFN-966", `${word} ledger read through MCP`, "hypothesis") }, { message: "Publish AFN-966 with plain git" });
+  commitWithGit({ "notes/RCX-966.md": noteFrom("RCX-966", `${word} ledger read through MCP`, "hypothesis") }, { message: "Publish RCX-966 with plain git" });
   const after = await ask(6);
   expect(after.status).toBe(200);
   expect(after.h["x-content-commit"]).not.toBe(commit);
   expect(parsed(after.text).result.structuredContent.commit).toBe(after.h["x-content-commit"]);
-  expect(parsed(after.text).result.structuredContent.results.map((r) => r.id)).toContain("AFN-966");
+  expect(parsed(after.text).result.structuredContent.results.map((r) => r.id)).toContain("RCX-966");
   expect(parsed(after.text).id).toBe(6);
   // Nothing is kept for the new commit yet: the route answers, and keeps it for the next ask.
   expect(after.by).toBe("route");
@@ -296,7 +296,7 @@ test("a repeated MCP tool call is answered from memory under its own id, a plain
       const found = await client.callTool({ name: "search_notes", arguments: { query: word } });
       results.push((found.structuredContent as { results: { id: string }[] }).results);
     }
-    for (const r of results) expect(r.map((x) => x.id)).toContain("AFN-966");
+    for (const r of results) expect(r.map((x) => x.id)).toContain("RCX-966");
     // Another test may commit to main between two calls: only answers of the same commit agree (scores move with the archive).
     const commits = layers.map((l) => l.split(" ")[1]);
     for (let i = 1; i < results.length; i++) if (commits[i] === commits[i - 1]) expect(results[i]).toEqual(results[i - 1]);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { config } from "@/lib/env";
 import type { ContentStore } from "@/lib/working-copy/content-store";
 import type { Oid } from "@/lib/store/types";
+import { MAIN_REF } from "@/lib/working-copy/layout";
 import { checkLanding, type Finding } from "./check";
 
 /**
@@ -91,7 +92,9 @@ async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
     const [revision] = await store.log(at, { limit: 1 });
     at = revision?.parents[0] ?? null;
   }
-  if (s.lastTip && s.lastTip !== tip && !(at !== null && at === s.lastTip) && !(await descends(store, tip, s.lastTip))) {
+  // A request that read the ref before a newer one did is not a move of main: only the ref as it is now counts.
+  const current = (await store.resolve(MAIN_REF)) === tip;
+  if (current && s.lastTip && s.lastTip !== tip && !(at !== null && at === s.lastTip) && !(await descends(store, tip, s.lastTip))) {
     s.rewind = { from: s.lastTip, to: tip, at: new Date().toISOString() };
     console.error(
       `published view: main moved from ${s.lastTip} to ${tip}, which does not descend from it (a rewind or a force-push): notes published since are no longer on main. Serving the new main; see the studio.`,
@@ -109,6 +112,7 @@ async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
     remember(s, commit, findings.length === 0 ? { served: commit, refusal: null } : { served: below.served, refusal: refusalOf(findings, commit, below.served) });
   }
   const judged = s.judged.get(tip)!;
+  if (!current) return judged;
   s.lastTip = tip;
   if (judged.refusal) logRefusal(s, judged.refusal, tip);
   writeKept(tip, judged);
