@@ -1,5 +1,5 @@
 import "server-only";
-import { getStoreForWrite } from "@/lib/working-copy/content-store";
+import { getContentStore } from "@/lib/working-copy/content-store";
 import { RefConflictError } from "@/lib/store";
 import { serializeNote } from "@/lib/notes/markdown";
 import { parseSite, SITE_FILE } from "@/lib/content/site";
@@ -27,7 +27,7 @@ import { NOTE_ID } from "@/lib/notes/schema";
 const ATTEMPTS = 50;
 
 export async function createNote(actor: StudioActor, request: CreateNoteRequest): Promise<{ id: string; revision: string; view: NoteView }> {
-  const store = await getStoreForWrite();
+  const store = await getContentStore();
   // Branches first, then main: publishing writes main before deleting its branch, so a published
   // draft's id is always seen in one of the two.
   // Discarded drafts and review records keep their ids too: an id names one note, ever.

@@ -58,7 +58,9 @@ export function getContentStore(): Promise<ContentStore> {
  * The app's store for a write: with a git remote, first caught up with it (one listing, and a fetch
  * of whatever is new), so the write starts from the refs it is about to move as the remote holds
  * them, not as the last poll left them: a note another instance created a moment ago is there (not
- * a 404), and a 409's "theirs" is the newest version, not an older one.
+ * a 404), and a 409's "theirs" is the newest version, not an older one. (Creating a note does not
+ * ask: it claims its id by compare-and-swap from nothing, which a lost race already moves past, and
+ * twenty creates at once over two instances each waiting for a sync timed out in e2e/remote.spec.ts.)
  */
 export async function getStoreForWrite(): Promise<ContentStore> {
   const store = await getContentStore();
