@@ -1,5 +1,6 @@
 import { clearStaleRefLocks } from "./ref-lock";
 import { listRefNames, readRef } from "./refs";
+import { setLocal } from "./ref-update";
 import { RemoteUnavailableError, type RemoteOptions } from "./remote";
 import { createBareRepository, ensureContentRepo, isRepository } from "./seed";
 import { createContentStore } from "./store";
@@ -60,11 +61,16 @@ async function catchUp<N>(store: ContentStore<N>, link: RemoteLink, options: Mir
 
 async function giveContent<N>(store: ContentStore<N>, link: RemoteLink, options: MirrorOptions<N>): Promise<void> {
   const mirrored = async () => (await Promise.all(options.remote.namespaces.map((p) => listRefNames(store.gitdir, p)))).flat();
-  if ((await mirrored()).length === 0 && options.seedDir) await ensureContentRepo(store.gitdir, options.seedDir);
+  const seeded = (await mirrored()).length === 0 && options.seedDir !== null;
+  if (seeded) await ensureContentRepo(store.gitdir, options.seedDir!);
   for (const ref of await mirrored()) {
     const oid = await readRef(store.gitdir, ref);
-    // A refused push (another instance seeded it first) is no error: the sync that follows takes theirs.
-    if (oid) await link.push(ref, null, oid, async () => undefined);
+    if (!oid) continue;
+    const pushed = await link.push(ref, null, oid, async () => undefined);
+    // A refused push (another instance seeded it first) is no error: the sync that follows takes
+    // theirs. A ref this call seeded was never on the remote, so it goes: otherwise the sync would
+    // see the remote's main as a rewind of our seed and, refusing rewinds, keep serving our own.
+    if (!pushed.ok && seeded) await setLocal(store.gitdir, ref, null);
   }
 }
 
