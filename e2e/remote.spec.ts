@@ -207,11 +207,11 @@ test("an unsigned or wrongly signed webhook is refused with 401", async () => {
 
 test("without a webhook, a plain-git push appears on both instances within the poll interval", async () => {
   const marker = `Polled change ${Date.now()}.`;
-  await pushFromOutside("notes/AFN-020.md", (t) => t.replace(/^summary: .*$/m, `summary: ${marker}`), "Agent edits AFN-020's summary");
+  await pushFromOutside("notes/AFN-019.md", (t) => t.replace(/^summary: .*$/m, `summary: ${marker}`), "Agent edits AFN-019's summary");
   const pushed = Date.now();
   for (const instance of [a, b]) {
     // One interval, plus the fetch itself on a loaded machine.
-    await expect.poll(() => noteMarkdown(instance, "AFN-020"), { timeout: POLL_SECONDS * 1000 * 4, intervals: [200] }).toContain(marker);
+    await expect.poll(() => noteMarkdown(instance, "AFN-019"), { timeout: POLL_SECONDS * 1000 * 4, intervals: [200] }).toContain(marker);
   }
   test.info().annotations.push({ type: "poll", description: `seen on both ${Date.now() - pushed} ms after the push (CONTENT_POLL_SECONDS=${POLL_SECONDS})` });
 });
@@ -224,7 +224,7 @@ test("remote down: reads keep working, writes answer 503 with nothing written; b
   try {
     for (const instance of [a, b]) {
       expect((await fetch(`${instance.url}/`)).status).toBe(200);
-      expect(await noteMarkdown(instance, "AFN-020")).toContain("Polled change");
+      expect(await noteMarkdown(instance, "AFN-019")).toContain("Polled change");
     }
     const refused = await api(a, "PUT", `/api/studio/notes/${id}`, { revision, note: fields("Written while the remote is down.") });
     expect(refused.status).toBe(503);
