@@ -15,7 +15,8 @@ import { agentUrls } from "./urls";
 /**
  * `/agents/changes.json?since=<commit>` and MCP `changes_since` over a real content repository
  * seeded from content/: one plain-git commit on main edits one note, supersedes another and
- * retracts a third, and exactly those three come back with their kinds.
+ * retracts a third, and exactly those three come back with their kinds. The commit is one the rules
+ * accept (the edit is to a hypothesis: an unapproved edit of a verified note is not served).
  */
 
 const SITE = "http://notes.test:3000";
@@ -44,10 +45,7 @@ beforeAll(async () => {
   expect(since).toMatch(/^[0-9a-f]{40}$/);
 
   commitWithGit(gitdir, {
-    "notes/AFN-016.md": noteAt("AFN-016").replace(
-      /^summary: .*$/m,
-      "summary: A sparse mask alone never makes attention sparse; the kernel must skip the blocks.",
-    ),
+    "notes/AFN-021.md": noteAt("AFN-021").replace(/^summary: .*$/m, "summary: A hypothesis, restated in fewer words."),
     "notes/AFN-011.md": noteAt("AFN-011").replace(/^status: .*$/m, "status: superseded\nsuperseded_by: AFN-010"),
     "notes/AFN-019.md": noteAt("AFN-019").replace(/^status: .*$/m, "status: retracted\nretraction_reason: The measurement did not reproduce."),
   });
@@ -76,8 +74,8 @@ describe("changes.json", () => {
     expect(body).toMatchObject({ since, commit: after, count: 3, next: null, next_url: null });
     expect(body.changes.map((c: { id: string; kind: string; fields: string[] }) => [c.id, c.kind, c.fields])).toEqual([
       ["AFN-011", "superseded", ["status", "supersededBy"]],
-      ["AFN-016", "changed", ["summary"]],
       ["AFN-019", "retracted", ["status", "retractionReason"]],
+      ["AFN-021", "changed", ["summary"]],
     ]);
     expect(body.changes[0]).toMatchObject({
       status: "superseded",
@@ -85,7 +83,7 @@ describe("changes.json", () => {
       superseded_by: "AFN-010",
       url: `${SITE}/notes/AFN-011.json`,
     });
-    expect(body.changes[2]).toMatchObject({ status: "retracted", previous_status: "hypothesis", retraction_reason: "The measurement did not reproduce." });
+    expect(body.changes[1]).toMatchObject({ status: "retracted", previous_status: "hypothesis", retraction_reason: "The measurement did not reproduce." });
   });
 
   it("answers an empty list from main's own commit", async () => {
@@ -101,10 +99,10 @@ describe("changes.json", () => {
     const view = await getPublishedView();
     const first = await changesSince(view, agentUrls(SITE), since, null, 2);
     if (!first.ok) throw new Error(first.error);
-    expect(first.doc.changes.map((c) => c.id)).toEqual(["AFN-011", "AFN-016"]);
-    expect(first.doc).toMatchObject({ count: 3, next: "AFN-016", next_url: `${SITE}/agents/changes.json?since=${since}&cursor=AFN-016` });
+    expect(first.doc.changes.map((c) => c.id)).toEqual(["AFN-011", "AFN-019"]);
+    expect(first.doc).toMatchObject({ count: 3, next: "AFN-019", next_url: `${SITE}/agents/changes.json?since=${since}&cursor=AFN-019` });
     const second = await changesSince(view, agentUrls(SITE), since, first.doc.next, 2);
-    expect(second.ok && second.doc.changes.map((c) => c.id)).toEqual(["AFN-019"]);
+    expect(second.ok && second.doc.changes.map((c) => c.id)).toEqual(["AFN-021"]);
     expect(second.ok && second.doc.next).toBeNull();
   });
 

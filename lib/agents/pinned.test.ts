@@ -40,37 +40,39 @@ let after = "";
 beforeAll(async () => {
   note = (await import("@/app/agents/notes/[file]/route")).GET;
   capsule = (await import("@/app/agents/capsules/[file]/route")).GET;
-  await get(note, "/notes/AFN-016.md", "AFN-016.md"); // seeds the repository
+  await get(note, "/notes/AFN-021.md", "AFN-021.md"); // seeds the repository
   before = head();
-  const original = seed("AFN-016");
+  // A hypothesis: plain git may change it (an edit of a verified note needs an approval, and a commit
+  // the rules refuse is not served), and the new note is one too.
+  const original = seed("AFN-021");
   commitWithGit(gitdir, {
-    "notes/AFN-016.md": serializeNote({ ...original, sections: { ...original.sections, decision: "The decision as main says it now." } }),
+    "notes/AFN-021.md": serializeNote({ ...original, sections: { ...original.sections, decision: "The decision as main says it now." } }),
     "notes/AFN-099.md": serializeNote({ ...original, id: "AFN-099", order: 99, core: undefined }),
   });
   after = head();
   // A draft revision on its own branch: never a published commit.
-  commitWithGit(gitdir, { "notes/AFN-016.md": serializeNote({ ...original, status: "draft", title: "Draft title" }) }, "drafts/AFN-016");
+  commitWithGit(gitdir, { "notes/AFN-021.md": serializeNote({ ...original, status: "draft", title: "Draft title" }) }, "drafts/AFN-021");
 });
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe("?rev=<commit> on a note's twins", () => {
   it("answers the text of that commit after main changed the note, in every format", async () => {
-    const live = await (await get(note, "/notes/AFN-016.md", "AFN-016.md")).text();
+    const live = await (await get(note, "/notes/AFN-021.md", "AFN-021.md")).text();
     expect(live).toContain("The decision as main says it now.");
-    const pinned = await get(note, `/notes/AFN-016.md?rev=${before}`, "AFN-016.md");
+    const pinned = await get(note, `/notes/AFN-021.md?rev=${before}`, "AFN-021.md");
     expect(pinned.status).toBe(200);
     const md = await pinned.text();
-    expect(md).toContain(seed("AFN-016").sections.decision);
+    expect(md).toContain(seed("AFN-021").sections.decision);
     expect(md).not.toContain("The decision as main says it now.");
     expect(md).toContain(`commit: ${before}`);
-    expect(md).toContain(`pinned: ${SITE}/notes/AFN-016?rev=${before}`);
+    expect(md).toContain(`pinned: ${SITE}/notes/AFN-021?rev=${before}`);
     expect(md).toContain("#decision, #invariant, #rejected-shortcut, #evidence, #claim-boundary, #notes");
-    const json = await (await get(note, `/notes/AFN-016.json?rev=${before.slice(0, 10)}`, "AFN-016.json")).json();
-    expect(json.sections.decision).toBe(seed("AFN-016").sections.decision);
-    expect(json.cite.sections.claimBoundary).toBe(`${SITE}/notes/AFN-016?rev=${before}#claim-boundary`);
-    const txt = await (await get(note, `/notes/AFN-016.txt?rev=${before}`, "AFN-016.txt")).text();
-    expect(txt).toContain(`Pinned: ${SITE}/notes/AFN-016?rev=${before}`);
+    const json = await (await get(note, `/notes/AFN-021.json?rev=${before.slice(0, 10)}`, "AFN-021.json")).json();
+    expect(json.sections.decision).toBe(seed("AFN-021").sections.decision);
+    expect(json.cite.sections.claimBoundary).toBe(`${SITE}/notes/AFN-021?rev=${before}#claim-boundary`);
+    const txt = await (await get(note, `/notes/AFN-021.txt?rev=${before}`, "AFN-021.txt")).text();
+    expect(txt).toContain(`Pinned: ${SITE}/notes/AFN-021?rev=${before}`);
   });
 
   it("answers 404 for a commit where the note was not published, a draft's commit, and a rev that is not a commit", async () => {
@@ -78,19 +80,30 @@ describe("?rev=<commit> on a note's twins", () => {
     expect(notYet.status).toBe(404);
     expect(await notYet.text()).toMatch(/AFN-099 was not published at/);
     expect((await get(note, `/notes/AFN-099.md?rev=${after}`, "AFN-099.md")).status).toBe(200);
-    const draft = head("drafts/AFN-016");
-    expect((await get(note, `/notes/AFN-016.md?rev=${draft}`, "AFN-016.md")).status).toBe(404);
-    expect((await get(note, `/notes/AFN-016.json?rev=${draft.slice(0, 8)}`, "AFN-016.json")).status).toBe(404);
-    expect((await get(note, "/notes/AFN-016.md?rev=main", "AFN-016.md")).status).toBe(404);
-    expect((await get(note, `/notes/AFN-016.md?rev=${"0".repeat(40)}`, "AFN-016.md")).status).toBe(404);
+    const draft = head("drafts/AFN-021");
+    expect((await get(note, `/notes/AFN-021.md?rev=${draft}`, "AFN-021.md")).status).toBe(404);
+    expect((await get(note, `/notes/AFN-021.json?rev=${draft.slice(0, 8)}`, "AFN-021.json")).status).toBe(404);
+    expect((await get(note, "/notes/AFN-021.md?rev=main", "AFN-021.md")).status).toBe(404);
+    expect((await get(note, `/notes/AFN-021.md?rev=${"0".repeat(40)}`, "AFN-021.md")).status).toBe(404);
   });
 
   it("gives live and pinned URLs in the capsule, and the pinned one answers", async () => {
-    const c = await (await get(capsule, "/agents/capsules/AFN-016.json", "AFN-016.json")).json();
-    expect(c.cite).toEqual({ live: `${SITE}/notes/AFN-016`, pinned: `${SITE}/notes/AFN-016?rev=${after}` });
-    expect(c.evidence.url).toBe(`${SITE}/notes/AFN-016#evidence`);
+    const c = await (await get(capsule, "/agents/capsules/AFN-021.json", "AFN-021.json")).json();
+    expect(c.cite).toEqual({ live: `${SITE}/notes/AFN-021`, pinned: `${SITE}/notes/AFN-021?rev=${after}` });
+    expect(c.evidence.url).toBe(`${SITE}/notes/AFN-021#evidence`);
     const rev = new URL(c.cite.pinned).searchParams.get("rev") ?? "";
-    expect((await get(note, `/notes/AFN-016.md?rev=${rev}`, "AFN-016.md")).status).toBe(200);
+    expect((await get(note, `/notes/AFN-021.md?rev=${rev}`, "AFN-021.md")).status).toBe(200);
+  });
+});
+
+describe("a commit the rules refuse", () => {
+  it("is neither served nor pinned: an unapproved edit of a verified note answers 404 at its rev", async () => {
+    const verified = seed("AFN-016");
+    commitWithGit(gitdir, { "notes/AFN-016.md": serializeNote({ ...verified, sections: { ...verified.sections, decision: "Changed without an approval." } }) });
+    const refused = head();
+    expect(await (await get(note, "/notes/AFN-016.md", "AFN-016.md")).text()).not.toContain("Changed without an approval.");
+    expect((await get(note, `/notes/AFN-016.md?rev=${refused}`, "AFN-016.md")).status).toBe(404);
+    expect((await get(note, `/notes/AFN-016.md?rev=${after}`, "AFN-016.md")).status).toBe(200);
   });
 });
 
@@ -101,8 +114,8 @@ describe("stable anchors and the page cache", () => {
   });
 
   it("keys a note page and its twins on rev, and on nothing else", () => {
-    expect(pageCacheUrl("/notes/AFN-016", new URLSearchParams(`q=x&rev=${before}`))).toBe(`/notes/AFN-016?rev=${before}`);
-    expect(pageCacheUrl("/notes/AFN-016.md", new URLSearchParams(`rev=${before}`))).toBe(`/notes/AFN-016.md?rev=${before}`);
-    expect(pageCacheUrl("/notes/AFN-016", new URLSearchParams("q=x"))).toBe("/notes/AFN-016");
+    expect(pageCacheUrl("/notes/AFN-021", new URLSearchParams(`q=x&rev=${before}`))).toBe(`/notes/AFN-021?rev=${before}`);
+    expect(pageCacheUrl("/notes/AFN-021.md", new URLSearchParams(`rev=${before}`))).toBe(`/notes/AFN-021.md?rev=${before}`);
+    expect(pageCacheUrl("/notes/AFN-021", new URLSearchParams("q=x"))).toBe("/notes/AFN-021");
   });
 });

@@ -1,12 +1,13 @@
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
+import { acceptedMain } from "./accepted-main";
 
 /**
  * A note as published at one commit of main (`/notes/AFN-016?rev=<commit>` and its twins): the
- * commit must be on main's first-parent line (every state main has held; never a draft branch's
- * commit, which main only ever takes as a new commit of its own) and hold the note with a
- * published status. A full id or an unambiguous prefix of 7 or more hex digits. Main's first-parent
+ * commit must be on the first-parent line of the main readers are served (every state main has
+ * held up to the newest commit the rules accept, ./accepted-main.ts; never a draft branch's commit,
+ * which main only ever takes as a new commit of its own) and hold the note with a published status. A full id or an unambiguous prefix of 7 or more hex digits. Main's first-parent
  * commits are kept per process (on globalThis) and extended by the commits since when main moves.
  */
 
@@ -18,8 +19,10 @@ const holder = globalThis as typeof globalThis & { [KEY]?: Promise<Line> | null 
 
 async function mainLine(): Promise<Line> {
   const store = await getContentStore();
-  const head = await store.resolve(MAIN_REF);
-  if (!head) return { head: "", commits: [], set: new Set() };
+  const tip = await store.resolve(MAIN_REF);
+  if (!tip) return { head: "", commits: [], set: new Set() };
+  // A commit the rules refuse, and any after it, is not served: nor is it pinned.
+  const head = (await acceptedMain(store, tip)).served;
   const previous = await holder[KEY]?.catch(() => null);
   if (previous?.head === head) return previous;
   const next = (async (): Promise<Line> => {

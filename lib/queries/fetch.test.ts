@@ -11,7 +11,7 @@ import { StudioApiError, studioFetch } from "./fetch";
  */
 
 const answers: Record<string, { status: number; type: string; body: string }> = {
-  "/good": { status: 200, type: "application/json", body: JSON.stringify({ notes: [] }) },
+  "/good": { status: 200, type: "application/json", body: JSON.stringify({ notes: [], main: { refused: null, rewind: null } }) },
   "/missing-member": { status: 200, type: "application/json", body: JSON.stringify({ notes: [{ id: "AFN-001", title: "No status" }] }) },
   "/proxy-page": { status: 200, type: "text/html", body: "<html><body>Welcome to the captive portal</body></html>" },
   "/refused": {
@@ -45,7 +45,7 @@ async function failure(path: string, method = "GET"): Promise<StudioApiError> {
 
 describe("studioFetch", () => {
   it("hands on an answer its schema reads", async () => {
-    expect(await studioFetch(`${origin}/good`, noteListBody)).toEqual({ notes: [] });
+    expect(await studioFetch(`${origin}/good`, noteListBody)).toEqual({ notes: [], main: { refused: null, rewind: null } });
   });
 
   it("turns an answer missing a member into an error naming it, and telling a reader to reload", async () => {
