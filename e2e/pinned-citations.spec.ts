@@ -7,10 +7,16 @@ import { commitWithGit, mainCommit, readWithGit } from "./support/content-repo";
  * main changed the note, 404 for a draft's commit, and the governing answer for a posted diff.
  */
 
-const NOTE = "AFN-005";
+// This file's own note, a hypothesis copied from AFN-021 (PCX-: a prefix the studio never allocates):
+// plain git may change a hypothesis, whereas an unapproved edit of a verified note is not served.
+const NOTE = "PCX-931";
 
 test("a pinned note keeps its text after main changes it; a draft's commit is 404; a diff finds the note governing it", async ({ request }) => {
-  const original = readWithGit(`notes/${NOTE}.md`);
+  const original = readWithGit("notes/AFN-021.md")
+    .replace(/^id: .*$/m, `id: ${NOTE}`)
+    .replace(/^title: .*$/m, "title: A note pinned by its citations")
+    .replace(/^order: .*$/m, "order: 931");
+  commitWithGit({ [`notes/${NOTE}.md`]: original }, { message: `${NOTE}, a hypothesis to cite` });
   const before = mainCommit();
   // The page and twin at main's commit now, so the caches hold the live versions first.
   expect((await request.get(`/notes/${NOTE}`)).status()).toBe(200);
@@ -19,7 +25,7 @@ test("a pinned note keeps its text after main changes it; a draft's commit is 40
   const changed = original
     .replace(/\n---\n/, "\naffects:\n  - src/logits/**\n---\n")
     .replace(/## Decision\n\n[^\n]+/, "## Decision\n\nThe decision as main says it after the change.");
-  commitWithGit({ [`notes/${NOTE}.md`]: changed }, { message: "AFN-005 governs src/logits, and says its decision anew" });
+  commitWithGit({ [`notes/${NOTE}.md`]: changed }, { message: `${NOTE} governs src/logits, and says its decision anew` });
   const draft = commitWithGit({ [`notes/${NOTE}.md`]: original.replace(/^title: .*$/m, "title: A draft title") }, { branch: `drafts/${NOTE}` });
 
   const live = await request.get(`/notes/${NOTE}`);
