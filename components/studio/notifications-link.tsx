@@ -13,14 +13,15 @@ export function NotificationsLink() {
   const { data } = useNotifications();
   const here = usePathname() === "/studio/notifications";
   const unread = data?.unread ?? 0;
+  // The name is said in one piece ("Notifications, 3 unread"): the badge is drawn as a box, and a
+  // name built from its parts read "Notifications , 3 unread".
+  const name = unread > 0 ? `Notifications, ${unread} unread` : "Notifications";
   return (
-    <Link className={styles.headerLink} href="/studio/notifications" aria-current={here ? "page" : undefined}>
+    <Link className={styles.headerLink} href="/studio/notifications" aria-current={here ? "page" : undefined} aria-label={name}>
       Notifications
       {unread > 0 ? (
-        <span className={styles.count}>
-          <span className="visually-hidden">, </span>
+        <span className={styles.count} aria-hidden="true">
           {unread > 99 ? "99+" : unread}
-          <span className="visually-hidden"> unread</span>
         </span>
       ) : null}
     </Link>
