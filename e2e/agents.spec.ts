@@ -241,7 +241,7 @@ test.describe("the MCP endpoint", () => {
     const client = await connect();
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["get_capsule", "get_note", "list_notes", "search_notes"]);
+      expect(tools.map((t) => t.name).sort()).toEqual(["changes_since", "get_capsule", "get_note", "governing_notes", "list_notes", "search_notes"]);
 
       const search = await client.callTool({ name: "search_notes", arguments: { query: "transactional state" } });
       const results = (search.structuredContent as { results: { id: string; status: string; boundaries: string[] }[] }).results;
