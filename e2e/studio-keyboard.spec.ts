@@ -105,9 +105,14 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
   await page.keyboard.press("Enter");
   await expect(page.getByRole("list", { name: "Related notes chosen" })).toContainText("AFN-001");
 
+  // What the note governs: a glob, a chip on Enter.
+  await tabTo(page, page.getByLabel("Affects", { exact: true }));
+  await type(page, "src/keyboard/**");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("list", { name: "Affects chosen" })).toContainText("src/keyboard/**");
+
   // A boundary (Space checks it), the core rank and label.
-  await page.keyboard.press("Tab");
-  await expect(page.getByRole("checkbox").first()).toBeFocused();
+  await tabTo(page, page.getByRole("checkbox").first());
   await page.keyboard.press("Space");
   await expect(page.getByRole("checkbox").first()).toBeChecked();
   await tabTo(page, page.getByLabel("Core rank"));
@@ -146,8 +151,8 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
     await expect(section(page, name)).toBeFocused();
   }
 
-  // Ctrl+S saves: the id is claimed now, and the editor moves to the note's address.
-  await expect(saveState(page)).toHaveText(/^Not saved yet · 13 unsaved changes$/);
+  // Ctrl+S saves (14 fields filled, Affects among them): the id is claimed now, and the editor moves to the note's address.
+  await expect(saveState(page)).toHaveText(/^Not saved yet · 14 unsaved changes$/);
   await page.keyboard.press("Control+s");
   await page.waitForURL(/\/studio\/notes\/[A-Z]+-\d{3,}$/);
   const id = new URL(page.url()).pathname.split("/").pop() ?? "";
