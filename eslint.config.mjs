@@ -1,9 +1,30 @@
 import next from "eslint-config-next";
+import { filesOf, importsOf, readLayers } from "./scripts/layers.mjs";
 
-/** What a layer may not import: the floors of the house (ARCHITECTURE.md, "The layers"). */
+/**
+ * What each layer may import is ARCHITECTURE.md's table ("The layers, bottom up"), read here as
+ * data: an import the table does not allow fails the lint, so the two cannot disagree.
+ */
 const io = ["fs", "fs/*", "node:fs", "node:fs/*", "child_process", "node:child_process", "isomorphic-git", "isomorphic-git/*"];
-const server = ["@/lib/store", "@/lib/store/*", "@/lib/content/*", "@/lib/studio/*", "@/lib/review/*", "@/lib/working-copy/*"];
-const forbid = (group, message) => ["error", { patterns: [{ group, message, allowTypeImports: true }] }];
+/** Layers that run in the browser, or are shared with it: no I/O. */
+const PURE = new Set(["words", "browser", "components"]);
+const layers = readLayers();
+const layerRules = layers.map((layer) => {
+  const patterns = layers
+    .filter((other) => other !== layer && !layer.mayImport.includes(other.name))
+    .map((other) => ({
+      group: importsOf(other),
+      message: `${layer.name} may not import ${other.name}: it may import ${layer.mayImport.join(", ") || "no other layer"} (ARCHITECTURE.md, "The layers, bottom up").`,
+      allowTypeImports: true,
+    }));
+  if (PURE.has(layer.name))
+    patterns.push({ group: io, message: `${layer.name} runs in the browser or is shared with it: no I/O here.`, allowTypeImports: true });
+  return {
+    files: filesOf(layer),
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "**/*.script.ts", "lib/store/testing.ts"],
+    rules: { "@typescript-eslint/no-restricted-imports": patterns.length ? ["error", { patterns }] : "off" },
+  };
+});
 
 /** The content repository's ref names, spelled once (lib/working-copy/layout.ts; the store's default branch in lib/store/default-branch.ts). */
 const refName = "/^refs\\/(heads\\/(main$|drafts\\/)|reviews\\/|approved\\/)/";
@@ -14,27 +35,7 @@ const config = [
   ...next,
   // No import cycles anywhere: a cycle is two modules that cannot be read, tested or moved apart.
   { files: ["**/*.ts", "**/*.tsx"], rules: { "import/no-cycle": ["error", { ignoreExternal: true }] } },
-  {
-    // The rules are pure: the browser, the server, the CLI and the agent endpoints import them alike.
-    files: ["lib/rules/**", "lib/notes/**", "lib/phases/**", "lib/validations/**"],
-    ignores: ["**/*.test.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": forbid(
-        [...io, ...server],
-        "lib/rules, lib/notes, lib/phases and lib/validations are pure: no I/O, no store, no domain services.",
-      ),
-    },
-  },
-  {
-    // The browser never reaches the repository.
-    files: ["components/**", "lib/queries/**", "lib/hooks/**"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": forbid(
-        [...io, ...server],
-        "Browser code talks to the server over the API, never to the store or the domain services.",
-      ),
-    },
-  },
+  ...layerRules,
   {
     // One layout: a ref name typed anywhere else drifts from the one the rest of the app uses.
     files: ["**/*.ts", "**/*.tsx", "**/*.mjs"],
@@ -45,35 +46,6 @@ const config = [
         { selector: `Literal[value=${refName}]`, message: refMessage },
         { selector: `TemplateElement[value.raw=${refName}]`, message: refMessage },
       ],
-    },
-  },
-  {
-    // The store is the bottom floor: it knows git, not notes, the studio, reviews, pages or agents
-    // (the note parser is handed to it: lib/working-copy/content-store.ts).
-    files: ["lib/store/**"],
-    ignores: ["**/*.test.ts", "**/*.script.ts", "lib/store/testing.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": forbid(
-        [
-          "@/lib/notes",
-          "@/lib/notes/*",
-          "@/lib/phases/*",
-          "@/lib/validations/*",
-          "@/lib/auth/*",
-          "@/lib/api/*",
-          "@/lib/http/*",
-          "@/lib/content/*",
-          "@/lib/studio/*",
-          "@/lib/review/*",
-          "@/lib/working-copy/*",
-          "@/lib/agents/*",
-          "@/lib/public/*",
-          "@/lib/rules/*",
-          "@/lib/search/*",
-          "@/app/*",
-        ],
-        "lib/store is the bottom layer: nothing above it may be imported here.",
-      ),
     },
   },
 ];

@@ -8,7 +8,7 @@ export async function register() {
   // Only the Node.js server reads the configuration; the hook also runs for the edge runtime.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { config, ConfigError, HEAP_GROWING_PERCENT } = await import("@/lib/env");
-  const { warnIfOriginUnpinned } = await import("@/lib/http/origin");
+  const { warnIfOriginUnpinned } = await import("@/lib/origin");
   let heapGrowingPercent = HEAP_GROWING_PERCENT;
   try {
     const c = config();

@@ -35,7 +35,7 @@ const PUBLIC = "public";
 const API_RULES: Record<string, Partial<Record<Method, Rule | typeof PUBLIC>>> = {
   // next-auth's own sign-in, callback and session endpoints: they are how a person becomes a caller.
   "api/auth/[...nextauth]/route.ts": { GET: PUBLIC, POST: PUBLIC },
-  // The git host's webhook: authenticated by its HMAC signature, not a session (lib/remote/webhook.test.ts, e2e/remote.spec.ts).
+  // The git host's webhook: authenticated by its HMAC signature, not a session (lib/web/webhook-signature.test.ts, e2e/remote.spec.ts).
   "api/hooks/git/route.ts": { POST: PUBLIC },
   "api/studio/notes/route.ts": { GET: anyone(), POST: authorOnly },
   "api/studio/notes/[id]/assets/route.ts": { POST: authorOnly },

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { Boundary, Status } from "@/lib/notes/schema";
-import { statusUrl } from "@/lib/render/urls";
+import { statusUrl } from "@/lib/web/urls";
 import { BoundaryIcon, StatusIcon } from "./status-icon";
 
 /**

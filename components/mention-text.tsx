@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { NOTE_ID } from "@/lib/notes/schema";
-import { noteUrl } from "@/lib/render/urls";
+import { noteUrl } from "@/lib/web/urls";
 
 const MENTION = new RegExp(`(${NOTE_ID.source.slice(1, -1)})`, "g");
 

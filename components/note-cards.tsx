@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import type { Boundary, Status } from "@/lib/notes/schema";
-import { noteUrl } from "@/lib/render/urls";
+import { noteUrl } from "@/lib/web/urls";
 import { BoundaryBadgeView, StatusBadgeView } from "./badge-views";
 import { PhaseLink } from "./phase-link";
 import { TagList } from "./tag-list";

@@ -1,6 +1,6 @@
 import { imageSizesIn } from "@/lib/assets/sizes";
 import { renderSection } from "@/lib/render/sections";
-import { SECTION_ANCHORS } from "@/lib/render/urls";
+import { SECTION_ANCHORS } from "@/lib/web/urls";
 
 /**
  * One section of a note (Decision, Invariant, …) rendered from Markdown. The HTML comes out of

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { phaseUrl } from "@/lib/render/urls";
+import { phaseUrl } from "@/lib/web/urls";
 
 /** "Phase 6 architecture", linking to every note of that phase. */
 export function PhaseLink({ phase }: { phase: string }) {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { PhaseView } from "@/lib/content/phases";
-import { noteUrl } from "@/lib/render/urls";
+import { noteUrl } from "@/lib/web/urls";
 import { MentionText } from "./mention-text";
 
 /** A phase's status, dates and closeout record: how the closeout contract (AFN-015) was met. */

@@ -3,7 +3,7 @@ import type { Note } from "@/lib/notes/schema";
 import { PUBLISHED_STATUSES, STATUS_LABEL } from "@/lib/notes/schema";
 import type { Paged } from "@/lib/public/paging";
 import { groupByPhase, isFiltered, recordFacets, recordsHref, sortHref, statusChoices, type RecordQuery, type SortKey } from "@/lib/public/records";
-import { noteUrl, slug } from "@/lib/render/urls";
+import { noteUrl, slug } from "@/lib/web/urls";
 import { BoundaryBadge } from "./boundary-badge";
 import { NoteList } from "./note-card";
 import { Pager } from "./pager";

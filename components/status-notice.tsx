@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { BOUNDARY_MEANING, STATUS_MEANING, type Note } from "@/lib/notes/schema";
-import { noteUrl } from "@/lib/render/urls";
+import { noteUrl } from "@/lib/web/urls";
 import { BoundaryBadge } from "./boundary-badge";
 import { StatusBadge } from "./status-badge";
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { tagHasPage, tagUrl } from "@/lib/render/urls";
+import { tagHasPage, tagUrl } from "@/lib/web/urls";
 
 export function TagList({ tags, label = "Tags" }: { tags: readonly string[]; label?: string }) {
   if (tags.length === 0) return null;

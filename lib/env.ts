@@ -1,8 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
-import { parseHostPort } from "./http/host-port";
-import { trustEntryProblem } from "./auth/client-address";
-import { webhookConfigOf, webhookEnvSchema, WEBHOOK_ENV_KEYS, type WebhookConfig } from "./webhooks/config";
+import { parseHostPort } from "@/lib/web/host-port";
+import { trustEntryProblem } from "@/lib/web/client-address";
+import { webhookConfigOf, webhookEnvSchema, WEBHOOK_ENV_KEYS, type WebhookConfig } from "@/lib/env-webhooks";
 import { authEnvSchema, authConfigOf, AUTH_ENV_KEYS, SECRET_ENV_KEYS, type AuthConfig } from "./env-auth";
 import { mailEnvSchema, mailConfigOf, MAIL_ENV_KEYS, MAIL_SECRET_KEYS, type MailConfig } from "./env-mail";
 

@@ -52,6 +52,23 @@ describe("layer rules", { timeout: 300_000 }, () => {
     expect(await problems("lib/store", 'import { MAIN_REF } from "@/lib/working-copy/layout";\nexport const m = MAIN_REF;\n')).toHaveLength(1);
   });
 
+  it("holds each layer to the table in ARCHITECTURE.md", async () => {
+    // Webhooks sit below review; review below content; accounts know no working copy.
+    expect(await problems("lib/webhooks", 'import { readReview } from "@/lib/review/read-review";\nexport const r = readReview;\n')).toEqual([
+      expect.stringContaining("webhooks may not import review"),
+    ]);
+    expect(await problems("lib/review", 'import { publishNote } from "@/lib/studio/publish-note";\nexport const p = publishNote;\n')).toHaveLength(1);
+    expect(await problems("lib/auth", 'import { getContentStore } from "@/lib/working-copy/content-store";\nexport const s = getContentStore;\n')).toHaveLength(
+      1,
+    );
+    // The web's words are pure: the configuration (a root file of lib/) is a layer above them.
+    expect(await problems("lib/web", 'import { config } from "@/lib/env";\nexport const c = config;\n')).toEqual([
+      expect.stringContaining("words may not import config"),
+    ]);
+    // What the table allows passes.
+    expect(await problems("lib/content", 'import { readReviewLog } from "@/lib/review/review-log";\nexport const r = readReviewLog;\n')).toEqual([]);
+  });
+
   it("refuses a ref name spelled outside the repository's layout", async () => {
     for (const code of [
       'export const main = "refs/heads/main";\n',

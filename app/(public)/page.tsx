@@ -14,7 +14,7 @@ import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
 import { paginate } from "@/lib/public/paging";
 import { canonicalRecordsHref, parseRecordQuery, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";
-import { noteUrl, statusUrl } from "@/lib/render/urls";
+import { noteUrl, statusUrl } from "@/lib/web/urls";
 
 /**
  * The archive's index, computed from the published commit: the seed's page (masthead, the core

@@ -1,4 +1,4 @@
-import type { Where } from "@/lib/api/errors";
+import type { Where } from "@/lib/rules/api-errors";
 import styles from "./studio.module.css";
 
 /** What is wrong with one field, said at the field: schema messages and archive-policy findings with their line. */

@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import type { Where } from "@/lib/api/errors";
+import type { Where } from "@/lib/rules/api-errors";
 import type { NoteChoice } from "@/lib/hooks/note-choices";
 import { FieldError } from "./field-error";
 import styles from "./studio.module.css";

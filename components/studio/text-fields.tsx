@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { BOUNDARIES, BOUNDARY_LABEL, BOUNDARY_MEANING, type Boundary } from "@/lib/notes/schema";
-import type { Where } from "@/lib/api/errors";
+import type { Where } from "@/lib/rules/api-errors";
 import { FieldError } from "./field-error";
 import styles from "./studio.module.css";
 

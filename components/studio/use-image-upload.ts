@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type DragEvent } from "react";
-import type { ApiErrorBody } from "@/lib/api/errors";
+import type { ApiErrorBody } from "@/lib/rules/api-errors";
 
 /**
  * Images in a Markdown field: paste, drop or pick a file; it is uploaded to the note

@@ -1,6 +1,6 @@
 import { getPublishedView } from "@/lib/content/published";
 import { lastChanges } from "@/lib/content/last-change";
-import { originFor } from "@/lib/http/origin";
+import { originFor } from "@/lib/origin";
 import { checkQuery, GOVERNING_LIMITS, governingNotes, normalizePath, type GoverningQuery } from "./governing";
 import { MEDIA, type AgentContext, type Built } from "./http";
 import { changedPaths } from "./unified-diff";

@@ -1,7 +1,7 @@
 import type { PublishedView } from "@/lib/content/published";
 import { BOUNDARY_MEANING, STATUS_MEANING, type Note, type Status } from "@/lib/notes/schema";
 import { componentMatch, parseAffectsEntry, pathMatch, type AffectsEntry } from "@/lib/rules/affects";
-import { SECTION_ANCHORS } from "@/lib/render/urls";
+import { SECTION_ANCHORS } from "@/lib/web/urls";
 import { limitFlags, limitsOf } from "./limits";
 import type { GoverningDocument, GoverningNote } from "./schemas";
 import type { AgentUrls } from "./urls";

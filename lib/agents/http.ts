@@ -1,5 +1,5 @@
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
-import { etagFor, originFor, originVary } from "@/lib/http/origin";
+import { etagFor, originFor, originVary } from "@/lib/origin";
 import { cachedBytes, encodedFor } from "./bytes";
 import { agentUrls, type AgentUrls } from "./urls";
 
@@ -38,7 +38,7 @@ const CORS: Record<string, string> = {
   "Access-Control-Expose-Headers": "ETag, X-Content-Commit, Link, Vary",
 };
 
-/** The site's own base URL, by the one origin rule (lib/http/origin.ts). */
+/** The site's own base URL, by the one origin rule (lib/origin.ts). */
 export function siteBase(request: Request): string {
   return originFor(request);
 }

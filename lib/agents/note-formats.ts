@@ -2,7 +2,7 @@ import YAML from "yaml";
 import type { PublishedView } from "@/lib/content/published";
 import { serializeNote } from "@/lib/notes/markdown";
 import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note, type SectionKey } from "@/lib/notes/schema";
-import { SECTION_ANCHORS } from "@/lib/render/urls";
+import { SECTION_ANCHORS } from "@/lib/web/urls";
 import { withoutLineSeparators } from "@/lib/notes/section-shape";
 import { imagesOf, parseAssetPath } from "@/lib/rules/images";
 import { flagsLine, limitFlags, limitsOf } from "./limits";

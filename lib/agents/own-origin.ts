@@ -1,5 +1,5 @@
 import { config } from "@/lib/env";
-import { isAllowedHost, parseHostPort } from "@/lib/http/host-port";
+import { isAllowedHost, parseHostPort } from "@/lib/web/host-port";
 
 /**
  * DNS-rebinding protection for the MCP endpoint: a browser page on another site can point its own

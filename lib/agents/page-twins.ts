@@ -9,7 +9,7 @@ import type { HistoryEntry } from "@/lib/public/history";
 import { approvalWords } from "@/lib/public/revision-words";
 import { comparePhases, DEFAULT_QUERY, groupByPhase, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
-import { phaseUrl } from "@/lib/render/urls";
+import { phaseUrl } from "@/lib/web/urls";
 import type { SearchHit } from "@/lib/search";
 import { CHANGES_PAGE_SIZE } from "./changes";
 import { LIMIT_LEGEND } from "./limits";

@@ -1,4 +1,4 @@
-import { pinnedNoteUrl, tagUrl } from "@/lib/render/urls";
+import { pinnedNoteUrl, tagUrl } from "@/lib/web/urls";
 
 /**
  * Where each agent format lives. One place builds every URL, so the index, capsules, llms.txt,

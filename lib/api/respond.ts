@@ -1,7 +1,7 @@
 import "server-only";
 import { ZodError, type z } from "zod";
 import { RefConflictError, RefLockedError, RemoteRewoundError, RemoteUnavailableError, StoreRequestError, UnknownRevisionError } from "@/lib/store";
-import { ApiError, type ApiErrorBody, type Where } from "./errors";
+import { ApiError, type ApiErrorBody, type Where } from "@/lib/rules/api-errors";
 
 /** Every studio route handler answers through here: JSON bodies, and errors mapped in one place. */
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { requireActor } from "@/lib/auth/actor";
-import type { StudioActor } from "@/lib/auth/identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import type { Role } from "@/lib/rules/status-machine";
 import { threadIdParam } from "@/lib/review/params";
 import { noteIdParam } from "@/lib/studio/refs";

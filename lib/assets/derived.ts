@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { Lru } from "@/lib/store/lru";
-import { RESPONSIVE_TYPES, RESPONSIVE_WIDTHS } from "@/lib/render/images";
+import { RESPONSIVE_TYPES, RESPONSIVE_WIDTHS } from "@/lib/rules/images";
 import type { ImageExt } from "@/lib/rules/images";
 import { assetLimits } from "./limits";
 

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/rules/api-errors";
 import { IMAGE_TYPES, MAX_SIDE, shapeProblem, type AssetLimits, type ImageExt } from "@/lib/rules/images";
 import { imageTypeOf, inspectAsset } from "./inspect";
 import { MAX_STORED_WIDTH } from "./limits";

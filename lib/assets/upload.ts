@@ -1,5 +1,5 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/rules/api-errors";
 import { assetPath } from "@/lib/rules/images";
 import { draftRef, MAIN_REF } from "@/lib/working-copy/layout";
 import { workingCopyAt } from "@/lib/working-copy/working-copy";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { DEFAULT_BRANCH, openMirror, RefConflictError, remoteConfig, type ContentStore } from "@/lib/store";
-import { subscriptionSchema } from "@/lib/webhooks/subscription";
+import { subscriptionSchema } from "@/lib/validations/webhook-subscription";
 
 /**
  * Accounts live in one JSON document (never in the content repository): names, roles, password

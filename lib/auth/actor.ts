@@ -1,8 +1,8 @@
 import "server-only";
 import { getServerSession } from "next-auth";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/rules/api-errors";
 import type { Role } from "@/lib/rules/status-machine";
-import type { StudioActor } from "./identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import { authOptions } from "./options";
 import { displayNameOf } from "./account-file";
 import { accountOfToken } from "./tokens";

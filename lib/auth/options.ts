@@ -7,7 +7,7 @@ import { config } from "@/lib/env";
 import type { AuthConfig } from "@/lib/env-auth";
 import { oauthActorId } from "./actors";
 import { sessionSecret } from "./secret";
-import { clientAddress, trustedProxies } from "./client-address";
+import { clientAddress, trustedProxies } from "@/lib/web/client-address";
 import { actorOfSession, endSessions, sessionClaims } from "./sessions";
 import { createPasswordSignIn } from "./sign-in";
 

@@ -1,8 +1,8 @@
 import "server-only";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/rules/api-errors";
 import type { DisplayNameRequest } from "@/lib/validations/account";
 import { setDisplayName } from "./accounts";
-import type { StudioActor } from "./identity";
+import type { StudioActor } from "@/lib/rules/identity";
 
 /**
  * A person sets their own display name from the studio. Only a local account has one to set: an

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/env";
 import { addAccount } from "./accounts";
-import { clientAddress, forwardClientAddress } from "./client-address";
+import { clientAddress, forwardClientAddress } from "@/lib/web/client-address";
 import { FailureBackoff } from "./rate-limit";
 import { ACCOUNT_BACKOFF, ADDRESS_BACKOFF, createPasswordSignIn, WRONG_CREDENTIALS } from "./sign-in";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { config } from "@/lib/env";
 import { displayNameOf, newSessionEpoch, readAccounts, updateAccounts, type Account, type AccountsFile } from "./account-file";
-import type { StudioActor } from "./identity";
+import type { StudioActor } from "@/lib/rules/identity";
 
 /**
  * Which sessions still count. A session cookie is a signed JWT holding the identity id (`sub`) and

@@ -1,6 +1,6 @@
 import "server-only";
 import { findAccount } from "./accounts";
-import { addressBucket } from "./client-address";
+import { addressBucket } from "@/lib/web/client-address";
 import { decoyHash, verifyPassword } from "./password";
 import { accountSessionKey } from "./sessions";
 import { FailureBackoff, type Backoff } from "./rate-limit";
@@ -15,7 +15,7 @@ import { FailureBackoff, type Backoff } from "./rate-limit";
  * an account from one address is slowed far more by their own address than the account is, so the
  * account is free again a minute after their latest failure, and its owner, from an address with no
  * failures, signs in within that minute. Holding the account shut takes a fresh address for every
- * minute. The address is the socket's (lib/auth/client-address.ts), never a header the client wrote.
+ * minute. The address is the socket's (lib/web/client-address.ts), never a header the client wrote.
  */
 
 export const ACCOUNT_BACKOFF: Backoff = { free: 5, baseMs: 15_000, maxMs: 60_000, forgetMs: 15 * 60_000 };

@@ -2,7 +2,7 @@ import type { ContentStore } from "@/lib/working-copy/content-store";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitPerson } from "@/lib/auth/identity";
+import { commitPerson } from "@/lib/rules/identity";
 import { formatTrailers, withTrailers } from "@/lib/rules/approval-trailers";
 import type { ReviewRecord } from "@/lib/review/records";
 import { appendRecord, newRecordId } from "@/lib/review/review-log";

@@ -1,5 +1,5 @@
 import type { Note } from "@/lib/notes/schema";
-import { actorIdOfEmail } from "@/lib/auth/identity";
+import { actorIdOfEmail } from "@/lib/rules/identity";
 import { acceptWrite, type ReviewWrite, type ReviewWriteContext } from "@/lib/rules/accept-write";
 import type { ReviewWriteRequest } from "@/lib/rules/review-write";
 import { deriveReviewState } from "@/lib/review/derive";

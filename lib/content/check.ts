@@ -4,7 +4,7 @@ import { parseNote } from "@/lib/notes/markdown";
 import { isPublishedStatus, SECTIONS, type Note } from "@/lib/notes/schema";
 import { acceptWrite, needsApproval, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
 import { APPROVED_BY, approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
-import { actorIdOfEmail } from "@/lib/auth/identity";
+import { actorIdOfEmail } from "@/lib/rules/identity";
 import { readReviewLog } from "@/lib/review/review-log";
 import { openContentStore } from "@/lib/working-copy/content-store";
 import { assetFolderFindings, committedAssets } from "@/lib/assets/committed";

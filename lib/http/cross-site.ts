@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { config } from "@/lib/env";
-import { requestOrigin } from "./origin";
+import { requestOrigin } from "@/lib/origin";
 
 /**
  * Cross-site request forgery. A browser attaches the session cookie to a request that another page

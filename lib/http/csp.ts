@@ -67,7 +67,7 @@ export function isApiPath(pathname: string): boolean {
   return /^\/api\/studio(\/|$)/.test(pathname);
 }
 
-/** A note's image, served by lib/assets/serve.ts. */
+/** A note's image, served by lib/http/serve-asset.ts. */
 export function isImagePath(pathname: string): boolean {
   return pathname.startsWith("/assets/");
 }

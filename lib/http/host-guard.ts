@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { config } from "@/lib/env";
-import { isAllowedHost } from "./host-port";
-import { requestHost } from "./origin";
+import { isAllowedHost } from "@/lib/web/host-port";
+import { requestHost } from "@/lib/origin";
 
 /**
  * Refuses a request addressed to a host this site does not serve (ALLOWED_HOSTS), before any page

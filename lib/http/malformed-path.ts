@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { hasMalformedEscape } from "./params";
+import { hasMalformedEscape } from "@/lib/web/params";
 
 /**
  * Refuses a path with a malformed percent-escape (`/notes/%E0%A4`) with a 400 that says so, and

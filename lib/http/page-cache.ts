@@ -11,7 +11,7 @@ import { config } from "@/lib/env";
 import { commitNonce } from "./csp";
 import { directHandler } from "./direct";
 import { pageCacheUrl } from "./page-query";
-import { etagFor, originVary, requestOrigin } from "./origin";
+import { etagFor, originVary, requestOrigin } from "@/lib/origin";
 import { withSecurityHeaders } from "./security-headers";
 
 /**

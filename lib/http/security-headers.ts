@@ -1,11 +1,11 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
 import { NextResponse, type NextRequest } from "next/server";
-import { forwardClientAddress } from "@/lib/auth/client-address";
+import { forwardClientAddress } from "@/lib/web/client-address";
 import { sessionSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/env";
 import { API_POLICY, baseHeaders, commitNonce, IMAGE_POLICY, isApiPath, isImagePath, isPrivatePath, pagePolicy, randomNonce } from "./csp";
-import { requestOrigin } from "./origin";
+import { requestOrigin } from "@/lib/origin";
 
 /**
  * The answer for a request that no guard refused and no rewrite took: the app, with its security

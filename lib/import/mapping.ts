@@ -2,7 +2,7 @@ import { emptySections } from "@/lib/notes/markdown";
 import { demoteQuietHeadings } from "@/lib/notes/section-headings";
 import { affectsEntrySchema, SECTIONS, type Note, type SectionKey, type Sections } from "@/lib/notes/schema";
 import { affectsProblems } from "@/lib/rules/affects";
-import { tagHasPage } from "@/lib/render/urls";
+import { tagHasPage } from "@/lib/web/urls";
 import type { SourceRecord } from "./formats";
 
 /**

@@ -1,7 +1,7 @@
 import { checkRepository, type Finding } from "@/lib/content/check";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { PHASES_DIR, parsePhase, phasePath, serializePhase } from "@/lib/phases/schema";
-import { slug } from "@/lib/render/urls";
+import { slug } from "@/lib/web/urls";
 import { NothingToCommitError } from "@/lib/store/api";
 import type { Revision } from "@/lib/store/types";
 import type { ContentStore } from "@/lib/working-copy/content-store";

@@ -1,5 +1,5 @@
 import "server-only";
-import { originFor } from "@/lib/http/origin";
+import { originFor } from "@/lib/origin";
 import { mailEnabled } from "./mail-config";
 import { queueMailFor } from "./mail-outbox";
 

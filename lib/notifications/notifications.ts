@@ -1,5 +1,5 @@
 import "server-only";
-import { actorIdOfEmail } from "@/lib/auth/identity";
+import { actorIdOfEmail } from "@/lib/rules/identity";
 import { reviewersByName } from "@/lib/review/request-review";
 import { readReviewLog } from "@/lib/review/review-log";
 import { authorsOf } from "@/lib/working-copy/working-copy";

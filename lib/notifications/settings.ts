@@ -1,6 +1,6 @@
 import "server-only";
-import { originFor } from "@/lib/http/origin";
-import type { NotificationSettings } from "@/lib/api/notification-bodies";
+import { originFor } from "@/lib/origin";
+import type { NotificationSettings } from "@/lib/validations/notification-answers";
 import { mailEnabled } from "./mail-config";
 import { issueFeedToken, mailSettingsOf, personSettings, revokeFeedToken, setMailSettings, type MailSettings } from "./person-settings";
 

@@ -1,7 +1,7 @@
 import YAML from "yaml";
 import { z } from "zod";
 import { noteIdSchema } from "@/lib/notes/schema";
-import { slug } from "@/lib/render/urls";
+import { slug } from "@/lib/web/urls";
 
 /**
  * A phase: one stretch of work that notes name in their `phase` field. Phases are content, one

@@ -1,7 +1,7 @@
 import type { PublishedView } from "@/lib/content/published";
 import { SECTIONS, STATUS_LABEL, STATUS_MEANING, BOUNDARY_LABEL, type Note } from "@/lib/notes/schema";
 import { renderSection } from "@/lib/render/sections";
-import { noteUrl, phaseUrl, slug, tagHasPage, tagUrl } from "@/lib/render/urls";
+import { noteUrl, phaseUrl, slug, tagHasPage, tagUrl } from "@/lib/web/urls";
 import type { Revision } from "@/lib/store/types";
 
 /**

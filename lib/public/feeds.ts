@@ -3,7 +3,7 @@ import { etagMatches } from "@/lib/agents/http";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { lastChanges } from "@/lib/content/last-change";
 import { config } from "@/lib/env";
-import { etagFor, originFor, originVary } from "@/lib/http/origin";
+import { etagFor, originFor, originVary } from "@/lib/origin";
 import { atomFeed } from "./atom";
 import type { Selected } from "./slices";
 

@@ -1,7 +1,7 @@
 import { approversOf } from "@/lib/content/approvers";
 import { getPublishedHistory, type PublishedRevision, type PublishedView } from "@/lib/content/published";
 import { APP_IDENTITY } from "@/lib/store/api";
-import { changedBy } from "./byline";
+import { changedBy } from "@/lib/notes/byline";
 import { revisionWords } from "./revision-words";
 
 /**
@@ -14,7 +14,7 @@ import { revisionWords } from "./revision-words";
 export type HistoryEntry = PublishedRevision & {
   /** "Promoted to verified checkpoint", "Decision and Evidence changed", … */
   words: string;
-  /** Who made it, as the note page's byline names people (lib/public/byline.ts). */
+  /** Who made it, as the note page's byline names people (lib/notes/byline.ts). */
   by: string;
   /** Reviewers whose approval the commit names, by display name; empty when it names none. */
   approvedBy: string[];

@@ -1,6 +1,6 @@
 import type { PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUSES, type Note, type Status } from "@/lib/notes/schema";
-import { slug } from "@/lib/render/urls";
+import { slug } from "@/lib/web/urls";
 import {
   filterRecords,
   isFiltered,

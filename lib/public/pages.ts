@@ -1,7 +1,7 @@
 import type { PhaseView, PhasesView } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
 import type { Note } from "@/lib/notes/schema";
-import { segment, slug } from "@/lib/render/urls";
+import { segment, slug } from "@/lib/web/urls";
 
 /**
  * What a tag page and a phase page show, decided once for the HTML page and its Markdown twin,

@@ -1,5 +1,5 @@
 import { PUBLISHED_STATUSES, STATUSES, type Note, type Status } from "@/lib/notes/schema";
-import { slug } from "@/lib/render/urls";
+import { slug } from "@/lib/web/urls";
 
 /**
  * "All decision records" as a reader narrows and orders it, all in the URL so a view can be shared

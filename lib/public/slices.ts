@@ -1,7 +1,7 @@
 import { getPublishedPhases } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, type Status } from "@/lib/notes/schema";
-import { phaseUrl, statusUrl, tagHasPage, tagUrl } from "@/lib/render/urls";
+import { phaseUrl, statusUrl, tagHasPage, tagUrl } from "@/lib/web/urls";
 import { wholeArchive, type FeedSlice } from "./atom";
 import { homeListing, statusParam } from "./listing";
 import { phasePage, tagPage } from "./pages";

@@ -1,8 +1,8 @@
 import { getPublishedNote } from "@/lib/content/published";
 import { config } from "@/lib/env";
-import { originFor } from "@/lib/http/origin";
+import { originFor } from "@/lib/origin";
 import type { Note } from "@/lib/notes/schema";
-import { tagHasPage } from "@/lib/render/urls";
+import { tagHasPage } from "@/lib/web/urls";
 import { feedUrl } from "./slices";
 
 /**

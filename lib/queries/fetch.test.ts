@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { noteListBody } from "@/lib/api/bodies";
+import { noteListBody } from "@/lib/validations/answers";
 import { StudioApiError, studioFetch } from "./fetch";
 
 /**

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { readErrorBody } from "@/lib/api/bodies";
-import type { ApiErrorBody } from "@/lib/api/errors";
+import { readErrorBody } from "@/lib/validations/answers";
+import type { ApiErrorBody } from "@/lib/rules/api-errors";
 
 /** The browser's side of the studio API: JSON in, JSON out, and an error that keeps the answer's body. */
 
@@ -15,7 +15,7 @@ export class StudioApiError extends Error {
 }
 
 /**
- * One call to the studio API, its answer read with `schema` (lib/api/bodies.ts): what a component
+ * One call to the studio API, its answer read with `schema` (lib/validations/answers.ts): what a component
  * gets is what the schema says, or a StudioApiError whose message says the answer could not be read
  * and what the user should do, never an object that crashes the component that reads it.
  */
@@ -34,7 +34,7 @@ export async function studioFetch<S extends z.ZodType>(path: string, schema: S, 
     throw new StudioApiError(0, { error: { status: 503, code: "offline", message: "the server could not be reached; your text is kept in this browser" } });
   }
   const body = (await response.json().catch(() => undefined)) as unknown;
-  // An error answer is read with the API's own schema (lib/api/bodies.ts): an answer that is not
+  // An error answer is read with the API's own schema (lib/validations/answers.ts): an answer that is not
   // one (a proxy's error page) keeps its status and no body, and the message says so.
   if (!response.ok) throw new StudioApiError(response.status, readErrorBody(body ?? null));
   const parsed = schema.safeParse(body);

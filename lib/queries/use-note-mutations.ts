@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { NoteView } from "@/lib/studio/note-view";
 import type { NoteFields } from "@/lib/validations/note";
 import type { Status } from "@/lib/notes/schema";
-import { discardBody, noteViewBody, publishBody, savedNoteBody } from "@/lib/api/bodies";
+import { discardBody, noteViewBody, publishBody, savedNoteBody } from "@/lib/validations/answers";
 import { studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 import { noteUrl } from "./use-note";

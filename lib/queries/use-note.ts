@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { NoteView } from "@/lib/studio/note-view";
-import { noteViewBody } from "@/lib/api/bodies";
+import { noteViewBody } from "@/lib/validations/answers";
 import { retryTransient, studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 

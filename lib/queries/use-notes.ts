@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { NoteListEntry } from "@/lib/studio/list-notes";
-import { noteListBody } from "@/lib/api/bodies";
+import { noteListBody } from "@/lib/validations/answers";
 import { retryTransient, studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { feedAddressBody, notificationListBody, notificationSettingsBody, peopleBody, type NotificationSettings } from "@/lib/api/notification-bodies";
+import { feedAddressBody, notificationListBody, notificationSettingsBody, peopleBody, type NotificationSettings } from "@/lib/validations/notification-answers";
 import type { NotificationList } from "@/lib/notifications/notifications";
 import type { MailSettingsRequest, MarkReadRequest } from "@/lib/validations/notifications";
 import { retryTransient, studioFetch } from "./fetch";

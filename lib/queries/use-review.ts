@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Inbox } from "@/lib/review/inbox";
 import type { ReviewView } from "@/lib/review/read-review";
 import type { SectionKey } from "@/lib/notes/schema";
-import { inboxBody, reviewBody, reviewersBody, reviewWriteBody } from "@/lib/api/bodies";
+import { inboxBody, reviewBody, reviewersBody, reviewWriteBody } from "@/lib/validations/answers";
 import { retryTransient, studioFetch } from "./fetch";
 import { studioKeys } from "./keys";
 import { noteUrl } from "./use-note";

@@ -8,7 +8,7 @@ import { sessionSecret } from "@/lib/auth/secret";
 import { resetConfig } from "@/lib/env";
 import { commitNonce, pagePolicy } from "@/lib/http/csp";
 import { cachedAgentFormat, cachedPage } from "@/lib/http/page-cache";
-import { requestOrigin } from "@/lib/http/origin";
+import { requestOrigin } from "@/lib/origin";
 import { keyByBuild } from "@/lib/read-model";
 import { forgetCleaned, readPage, writePage } from "@/lib/read-model/pages";
 import { noteFile, tempDir } from "@/lib/store/testing";

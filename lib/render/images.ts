@@ -1,5 +1,5 @@
 import type { Element, Root } from "hast";
-import { parseAssetPath } from "@/lib/rules/images";
+import { parseAssetPath, RESPONSIVE_TYPES, RESPONSIVE_WIDTHS } from "@/lib/rules/images";
 
 /**
  * A note's images in HTML, after sanitizing: `assets/<id>/<hash>.<ext>` (the path the Markdown
@@ -13,10 +13,6 @@ import { parseAssetPath } from "@/lib/rules/images";
  * sizes come from the caller (lib/assets/sizes.ts on the server).
  */
 
-/** The narrower widths the server derives from a stored image (a srcset names those below its own width). */
-export const RESPONSIVE_WIDTHS = [640, 1280] as const;
-/** Types with narrower copies: GIF stays as stored (frames), SVG is drawn at any width. */
-export const RESPONSIVE_TYPES = ["png", "jpg", "webp"] as const;
 /** How wide the image is drawn: the page's column (--measure, 42rem) or the whole viewport below it. */
 export const IMAGE_SIZES = "(max-width: 42rem) 100vw, 42rem";
 

@@ -1,6 +1,6 @@
 import type { Link, Nodes, PhrasingContent, Root, RootContent, Text } from "mdast";
 import { NOTE_ID } from "@/lib/notes/schema";
-import { noteUrl } from "./urls";
+import { noteUrl } from "@/lib/web/urls";
 
 /**
  * A remark step: every note ID written in prose (AFN-016) becomes a link to that note. IDs inside

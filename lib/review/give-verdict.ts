@@ -1,5 +1,5 @@
 import "server-only";
-import type { StudioActor } from "@/lib/auth/identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import type { VerdictRequest } from "@/lib/validations/review";
 import { reviewTarget } from "./review-target";
 import { clip, writeReview } from "./write-review";

@@ -1,6 +1,6 @@
 import "server-only";
 import { getContentStore } from "@/lib/working-copy/content-store";
-import type { StudioActor } from "@/lib/auth/identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import type { Note, Status } from "@/lib/notes/schema";
 import { comparableFields } from "@/lib/diff/fields";
 import { DRAFTS_PREFIX, idOfDraftRef } from "@/lib/working-copy/layout";

@@ -1,5 +1,5 @@
-import { ApiError } from "@/lib/api/errors";
-import { decodeParam } from "@/lib/http/params";
+import { ApiError } from "@/lib/rules/api-errors";
+import { decodeParam } from "@/lib/web/params";
 import { RECORD_ID } from "./records";
 
 /** A thread or comment id from a URL (12 hex characters); anything else is a 404, as for one that does not exist. */

@@ -1,5 +1,5 @@
 import "server-only";
-import type { StudioActor } from "@/lib/auth/identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import { listAccounts } from "@/lib/auth/accounts";
 import { config } from "@/lib/env";
 import type { RequestedReviewer } from "@/lib/rules/review-write";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureContentRepo } from "@/lib/store/api";
 import { openContentStore } from "@/lib/working-copy/content-store";
 import { fsck, git, tempDir } from "@/lib/store/testing";
-import { commitPerson } from "@/lib/auth/identity";
+import { commitPerson } from "@/lib/rules/identity";
 import { deriveReviewState } from "./derive";
 import { LOG_FILE, type ReviewRecord } from "./records";
 import { appendRecord, newRecordId, readReviewLog, reviewRef } from "./review-log";

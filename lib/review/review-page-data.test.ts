@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StudioActor } from "@/lib/auth/identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import { createNote } from "@/lib/studio/create-note";
 import { readNote } from "@/lib/studio/read-note";
 import { saveDraft } from "@/lib/studio/save-draft";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { StudioActor } from "@/lib/auth/identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import { SECTIONS } from "@/lib/notes/schema";
 import type { EditCommentRequest, ReplyRequest, StartThreadRequest } from "@/lib/validations/review";
 import { reviewTarget } from "./review-target";

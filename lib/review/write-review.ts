@@ -1,6 +1,6 @@
 import "server-only";
-import { commitPerson, type StudioActor } from "@/lib/auth/identity";
-import { apiError, ApiError, type ApiErrorCode, type StatusOf, type Where } from "@/lib/api/errors";
+import { commitPerson, type StudioActor } from "@/lib/rules/identity";
+import { apiError, ApiError, type ApiErrorCode, type StatusOf, type Where } from "@/lib/rules/api-errors";
 import { acceptWrite, type ReviewWrite, type WriteFinding } from "@/lib/rules/accept-write";
 import type { ReviewWriteRequest } from "@/lib/rules/review-write";
 import type { ReviewThread } from "./derive";
@@ -78,7 +78,7 @@ function reviewRefused(kind: ReviewWrite["kind"], findings: readonly WriteFindin
   }));
   const first = findings[0];
   if (!first) throw new Error("a refused review write has no finding");
-  // The status is the one lib/api/errors.ts gives the code (apiError refuses any other pair).
+  // The status is the one lib/rules/api-errors.ts gives the code (apiError refuses any other pair).
   const refuse = <C extends ApiErrorCode>(status: StatusOf<C>, code: C, message = first.message, extra: Record<string, unknown> = {}) =>
     apiError(status, code, message, { where }, extra);
   switch (first.rule) {

@@ -1,7 +1,7 @@
 import { isPublishedStatus, noteSchema, SECTIONS, type Note, type NoteInput } from "@/lib/notes/schema";
 import { sectionShapeProblems } from "@/lib/notes/section-shape";
 import type { Phase } from "@/lib/phases/schema";
-import { slug, tagHasPage } from "@/lib/render/urls";
+import { slug, tagHasPage } from "@/lib/web/urls";
 import { scanNote, type PolicyRule } from "./archive-policy";
 import {
   changeRequestMessage,

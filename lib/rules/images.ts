@@ -16,6 +16,10 @@ import { markdownIsSafe } from "@/lib/notes/section-shape";
 
 /** The image types a note may carry: file extension → media type. */
 export const IMAGE_TYPES = { png: "image/png", jpg: "image/jpeg", webp: "image/webp", gif: "image/gif", svg: "image/svg+xml" } as const;
+/** The narrower widths the server derives from a stored image (a srcset names those below its own width). */
+export const RESPONSIVE_WIDTHS = [640, 1280] as const;
+/** Types with narrower copies: GIF stays as stored (frames), SVG is drawn at any width. */
+export const RESPONSIVE_TYPES = ["png", "jpg", "webp"] as const;
 export type ImageExt = keyof typeof IMAGE_TYPES;
 export const isImageExt = (ext: string): ext is ImageExt => Object.hasOwn(IMAGE_TYPES, ext);
 

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/rules/api-errors";
 import { fieldsOf } from "@/lib/validations/note";
 import { viewOf } from "./note-view";
 import type { NoteContext } from "./note-context";

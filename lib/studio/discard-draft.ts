@@ -1,8 +1,8 @@
 import "server-only";
 import { getStoreForWrite } from "@/lib/working-copy/content-store";
 import { RefConflictError } from "@/lib/store";
-import type { StudioActor } from "@/lib/auth/identity";
-import { ApiError } from "@/lib/api/errors";
+import type { StudioActor } from "@/lib/rules/identity";
+import { ApiError } from "@/lib/rules/api-errors";
 import type { DiscardDraftRequest } from "@/lib/validations/studio";
 import { discardedRef } from "@/lib/working-copy/layout";
 import { staleRevision } from "./conflict";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StudioActor } from "@/lib/auth/identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import { parseSite } from "@/lib/content/site";
 import { APP_IDENTITY } from "@/lib/store/api";
 import { studioFixture } from "@/lib/testing/studio";

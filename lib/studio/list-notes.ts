@@ -2,10 +2,10 @@ import "server-only";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Oid, Person } from "@/lib/store/types";
 import { APP_IDENTITY } from "@/lib/store/api";
-import { changedBy } from "@/lib/public/byline";
+import { changedBy } from "@/lib/notes/byline";
 import { parseSite, SITE_FILE } from "@/lib/content/site";
 import { isPublishedStatus, type Status } from "@/lib/notes/schema";
-import type { StudioActor } from "@/lib/auth/identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import { DRAFTS_PREFIX, idOfDraftRef, MAIN_REF, noMain, notePath } from "./refs";
 
 /** The studio's list: every draft and every published note, with status and last change. */

@@ -3,7 +3,7 @@ import type { ContentStore, Snapshot } from "@/lib/working-copy/content-store";
 import type { FileRevision, Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { readPhases } from "@/lib/content/phases";
-import { actorIdOfEmail } from "@/lib/auth/identity";
+import { actorIdOfEmail } from "@/lib/rules/identity";
 import { config } from "@/lib/env";
 import { deriveReviewState, type DerivedReview } from "@/lib/review/derive";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";

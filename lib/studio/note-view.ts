@@ -1,7 +1,7 @@
 import type { NoteError } from "@/lib/notes/markdown";
 import type { Note, Status } from "@/lib/notes/schema";
 import type { Oid, Person } from "@/lib/store/types";
-import type { Where } from "@/lib/api/errors";
+import type { Where } from "@/lib/rules/api-errors";
 import { blankFields, fieldsOf, type NoteFields } from "@/lib/validations/note";
 import type { ReviewState } from "@/lib/rules/status-machine";
 import { isOnMain, type WorkingCopy } from "@/lib/working-copy/working-copy";

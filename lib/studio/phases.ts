@@ -1,11 +1,11 @@
 import "server-only";
 import { getContentStore, getStoreForWrite, type ContentStore } from "@/lib/working-copy/content-store";
-import { ApiError } from "@/lib/api/errors";
-import { commitPerson, type StudioActor } from "@/lib/auth/identity";
+import { ApiError } from "@/lib/rules/api-errors";
+import { commitPerson, type StudioActor } from "@/lib/rules/identity";
 import { phaseFacts, readPhases } from "@/lib/content/phases";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { phasePath, phaseSchema, serializePhase, type Phase } from "@/lib/phases/schema";
-import { slug as urlSlug } from "@/lib/render/urls";
+import { slug as urlSlug } from "@/lib/web/urls";
 import { acceptWrite } from "@/lib/rules/accept-write";
 import { deltaOf, proposeClose, proposeReopen } from "@/lib/rules/phase-closeout";
 import { RefConflictError } from "@/lib/store";

@@ -1,6 +1,6 @@
 import { scanNote } from "@/lib/rules/archive-policy";
 import type { Note } from "@/lib/notes/schema";
-import type { Where } from "@/lib/api/errors";
+import type { Where } from "@/lib/rules/api-errors";
 import { fieldOfPath } from "@/lib/validations/note";
 
 /** Archive-policy findings of a note, as the API reports places: field, line and column within it. */

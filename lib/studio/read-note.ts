@@ -1,5 +1,5 @@
 import "server-only";
-import type { StudioActor } from "@/lib/auth/identity";
+import type { StudioActor } from "@/lib/rules/identity";
 import { reviewOf, type ReviewView } from "@/lib/review/read-review";
 import { reviewTargetOf } from "@/lib/review/review-target";
 import { loadNoteContext } from "./note-context";

@@ -1,6 +1,6 @@
 import { NOTE_ID } from "@/lib/notes/schema";
-import { ApiError } from "@/lib/api/errors";
-import { decodeParam } from "@/lib/http/params";
+import { ApiError } from "@/lib/rules/api-errors";
+import { decodeParam } from "@/lib/web/params";
 
 // The repository's layout lives one layer down, shared with lib/review.
 export { DRAFTS_PREFIX, draftRef, idOfDraftRef, MAIN_REF, noMain, notePath } from "@/lib/working-copy/layout";

@@ -1,4 +1,4 @@
-import { ApiError, type Where } from "@/lib/api/errors";
+import { ApiError, type Where } from "@/lib/rules/api-errors";
 import type { WriteFinding } from "@/lib/rules/accept-write";
 import { fieldOfPath } from "@/lib/validations/note";
 

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { verifyWebhook } from "@/lib/remote/webhook";
+import { verifyWebhook } from "@/lib/web/webhook-signature";
 
 /**
  * A webhook receiver for tests: a real HTTP server on loopback that keeps every request it gets

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_TYPES } from "@/lib/webhooks/event-types";
+import { EVENT_TYPES } from "@/lib/validations/webhook-events";
 
 /** Request bodies of the webhook endpoints (/api/studio/webhooks/…), and the one rule for a receiver's address. */
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
 import { config } from "@/lib/env";
-import { FALLBACK_ORIGIN, requestOrigin } from "@/lib/http/origin";
+import { FALLBACK_ORIGIN, requestOrigin } from "@/lib/origin";
 import { eventsOf, type CommittedWrite } from "./events";
 import { webhookOutbox } from "./index";
 

@@ -1,7 +1,7 @@
 import { STATUS_LABEL, type Note, type Status } from "@/lib/notes/schema";
 import type { Phase } from "@/lib/phases/schema";
 import type { ReviewRecord } from "@/lib/review/records";
-import { EVENT_TYPES, type EventType } from "./event-types";
+import { EVENT_TYPES, type EventType } from "@/lib/validations/webhook-events";
 
 /**
  * What a subscriber (a chat room, a CI, an agent) is told after a write has committed: one event

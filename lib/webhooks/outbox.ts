@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { signBody } from "@/lib/remote/webhook";
-import type { EventType } from "./event-types";
+import { signBody } from "@/lib/web/webhook-signature";
+import type { EventType } from "@/lib/validations/webhook-events";
 import type { WebhookEvent } from "./events";
 
 /**

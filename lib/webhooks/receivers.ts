@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { config } from "@/lib/env";
 import { readAccounts, updateAccounts } from "@/lib/auth/account-file";
-import type { EventType } from "./event-types";
+import type { EventType } from "@/lib/validations/webhook-events";
 import type { Receiver } from "./outbox";
-import type { Subscription } from "./subscription";
+import type { Subscription } from "@/lib/validations/webhook-subscription";
 
 /**
  * Who receives webhooks: each of WEBHOOK_URLS (signed with WEBHOOK_SECRET), and each subscription

@@ -1,9 +1,9 @@
 import "server-only";
 import { config } from "@/lib/env";
-import { ApiError } from "@/lib/api/errors";
-import type { StudioActor } from "@/lib/auth/identity";
+import { ApiError } from "@/lib/rules/api-errors";
+import type { StudioActor } from "@/lib/rules/identity";
 import type { AddWebhookRequest } from "@/lib/validations/webhooks";
-import type { EventType } from "./event-types";
+import type { EventType } from "@/lib/validations/webhook-events";
 import { webhookOutbox } from "./index";
 import type { Delivery, DeliveryStatus } from "./outbox";
 import { addSubscription, envReceiverKey, listSubscriptions, removeSubscription, studioReceiverKey } from "./receivers";

@@ -1,8 +1,8 @@
 import { getContentStore, type ContentStore, type StoredNote } from "@/lib/working-copy/content-store";
 import type { FileRevision, Oid } from "@/lib/store/types";
 import { isPublishedStatus } from "@/lib/notes/schema";
-import { actorIdOfEmail } from "@/lib/auth/identity";
-import { notFound } from "@/lib/api/errors";
+import { actorIdOfEmail } from "@/lib/rules/identity";
+import { notFound } from "@/lib/rules/api-errors";
 import { draftRef, MAIN_REF, noMain, notePath, reviewRef } from "./layout";
 
 /**

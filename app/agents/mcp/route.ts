@@ -5,7 +5,7 @@ import { createAgentMcpServer } from "@/lib/agents/mcp";
 import { keepAnswer, keptAnswer, toolCallOf } from "@/lib/agents/mcp-answers";
 import { foreignReason } from "@/lib/agents/own-origin";
 import { agentUrls } from "@/lib/agents/urls";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/rules/api-errors";
 import { tokenActor } from "@/lib/auth/actor";
 import { registerWriteTools, writeToolCalled } from "./write-tools";
 

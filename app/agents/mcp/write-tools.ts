@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { MCP_WRITE_TOOLS, type McpWriteTool } from "@/lib/agents/mcp-write-names";
-import { noteViewBody, reviewWriteBody, savedNoteBody } from "@/lib/api/bodies";
+import { noteViewBody, reviewWriteBody, savedNoteBody } from "@/lib/validations/answers";
 import { createNoteRequest, saveDraftRequest } from "@/lib/validations/studio";
 import { reviewRequestBody, startThreadRequest } from "@/lib/validations/review";
 import * as notes from "@/app/api/studio/notes/route";

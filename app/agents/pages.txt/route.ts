@@ -2,7 +2,7 @@ import { preflight, serveAgent } from "@/lib/agents/http";
 import { pagesTxt } from "@/lib/agents/llms-txt";
 import { derived } from "@/lib/agents/memo";
 import { getPublishedPhases } from "@/lib/content/phases";
-import { tagHasPage, tagUrl } from "@/lib/render/urls";
+import { tagHasPage, tagUrl } from "@/lib/web/urls";
 
 export const dynamic = "force-dynamic";
 

@@ -8,7 +8,7 @@ import { RevisionDate } from "@/components/revision-date";
 import { StatusBadge } from "@/components/status-badge";
 import { StatusNotice } from "@/components/status-notice";
 import { SECTIONS, type Note } from "@/lib/notes/schema";
-import { changedBy } from "@/lib/public/byline";
+import { changedBy } from "@/lib/notes/byline";
 import { lastChange } from "@/lib/content/last-change";
 import { claimChange } from "@/lib/public/claim-change";
 import { approvalWords } from "@/lib/public/revision-words";
@@ -16,7 +16,7 @@ import { neighbors } from "@/lib/public/records";
 import { APP_IDENTITY } from "@/lib/store/api";
 import { pageMetadata } from "@/lib/public/meta";
 import { loadPublishedNote } from "@/lib/public/published-note";
-import { historyUrl, noteUrl, SECTION_ANCHORS, segment } from "@/lib/render/urls";
+import { historyUrl, noteUrl, SECTION_ANCHORS, segment } from "@/lib/web/urls";
 import { getPublishedView } from "@/lib/content/published";
 import { publishedNoteAt } from "@/lib/content/pinned-note";
 

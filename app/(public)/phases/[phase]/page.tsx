@@ -13,7 +13,7 @@ import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
 import { phasePage } from "@/lib/public/pages";
 import { comparePhases } from "@/lib/public/records";
-import { phaseUrl } from "@/lib/render/urls";
+import { phaseUrl } from "@/lib/web/urls";
 
 /** One phase: its status, its closeout record and its published notes: /phases/6-architecture. */
 

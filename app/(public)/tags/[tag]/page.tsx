@@ -10,7 +10,7 @@ import { getPublishedView } from "@/lib/content/published";
 import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
 import { tagPage } from "@/lib/public/pages";
-import { slug, tagUrl } from "@/lib/render/urls";
+import { slug, tagUrl } from "@/lib/web/urls";
 
 /** Every published note with one tag: /tags/sparse-attention. */
 

@@ -9,7 +9,7 @@ import { ChangeTime } from "@/components/studio/change-time";
 import styles from "@/components/studio/studio.module.css";
 import { exactTime } from "@/lib/hooks/change-time";
 import { studioFetch, StudioApiError } from "@/lib/queries/fetch";
-import { EVENT_TYPES, type EventType } from "@/lib/webhooks/event-types";
+import { EVENT_TYPES, type EventType } from "@/lib/validations/webhook-events";
 import type { DeliveryView, WebhooksView } from "@/lib/webhooks/studio";
 
 const STATUS_WORDS = { pending: "Waiting to retry", delivered: "Delivered", failed: "Given up" } as const;

@@ -1,5 +1,5 @@
 import { RemoteUnavailableError, remoteConfig } from "@/lib/store";
-import { verifyWebhook } from "@/lib/remote/webhook";
+import { verifyWebhook } from "@/lib/web/webhook-signature";
 import { syncRemotes } from "@/lib/remote/sync";
 
 /**

@@ -1,6 +1,6 @@
-import { serveAsset } from "@/lib/assets/serve";
+import { serveAsset } from "@/lib/http/serve-asset";
 
-/** A note's image at its stable, content-addressed URL (lib/assets/serve.ts). */
+/** A note's image at its stable, content-addressed URL (lib/http/serve-asset.ts). */
 
 type Context = { params: Promise<{ id: string; file: string }> };
 

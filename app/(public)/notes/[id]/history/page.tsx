@@ -10,7 +10,7 @@ import { publishedHistory } from "@/lib/public/history";
 import { approvalWords } from "@/lib/public/revision-words";
 import { pageMetadata } from "@/lib/public/meta";
 import { loadPublishedNote } from "@/lib/public/published-note";
-import { historyUrl, noteUrl } from "@/lib/render/urls";
+import { historyUrl, noteUrl } from "@/lib/web/urls";
 
 /**
  * Every published revision of one note, newest first: what it did in words, who made it and who

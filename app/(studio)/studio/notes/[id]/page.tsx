@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/rules/api-errors";
 import { currentActor } from "@/lib/auth/actor";
 import { editorCatalog } from "@/lib/studio/editor-catalog";
 import { readNote } from "@/lib/studio/read-note";

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import type { NotificationSettings } from "@/lib/api/notification-bodies";
+import type { NotificationSettings } from "@/lib/validations/notification-answers";
 import { KIND_LABEL, NOTIFICATION_KINDS, type NotificationKind } from "@/lib/rules/notification-kinds";
 import { useFeedAddress, useNotificationSettings, useSaveMailSettings } from "@/lib/queries/use-notifications";
 import { StudioApiError } from "@/lib/queries/fetch";

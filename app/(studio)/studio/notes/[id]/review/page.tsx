@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/rules/api-errors";
 import { currentActor } from "@/lib/auth/actor";
 import { SECTIONS } from "@/lib/notes/schema";
 import { readNoteWithReview } from "@/lib/studio/read-note";

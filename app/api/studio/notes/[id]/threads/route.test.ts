@@ -2,7 +2,7 @@ import { getContentStore } from "@/lib/working-copy/content-store";
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answer, noteFields, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
-import { commitPerson } from "@/lib/auth/identity";
+import { commitPerson } from "@/lib/rules/identity";
 import * as list from "../../route";
 import * as one from "../route";
 import * as transitions from "../transitions/route";

@@ -1,6 +1,6 @@
 import { handle } from "@/lib/api/respond";
-import { ApiError } from "@/lib/api/errors";
-import { originFor } from "@/lib/http/origin";
+import { ApiError } from "@/lib/rules/api-errors";
+import { originFor } from "@/lib/origin";
 import { notificationsFeed } from "@/lib/notifications/atom";
 import { notificationsOf } from "@/lib/notifications/notifications";
 import { personOfFeedToken } from "@/lib/notifications/person-settings";

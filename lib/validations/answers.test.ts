@@ -11,7 +11,7 @@ import * as verdicts from "@/app/api/studio/notes/[id]/verdicts/route";
 import * as reviews from "@/app/api/studio/reviews/route";
 import { answer, noteFields, params, request, studioFixture, type Json } from "@/lib/testing/studio";
 import { MAIN_REF } from "@/lib/working-copy/layout";
-import { conflictOf, inboxBody, noteListBody, noteViewBody, publishBody, readErrorBody, reviewBody, reviewWriteBody, savedNoteBody } from "./bodies";
+import { conflictOf, inboxBody, noteListBody, noteViewBody, publishBody, readErrorBody, reviewBody, reviewWriteBody, savedNoteBody } from "./answers";
 
 /**
  * The studio's client reads the API's answers with these schemas: held here against the answers

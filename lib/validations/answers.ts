@@ -9,7 +9,7 @@ import type { MainState } from "@/lib/studio/main-state";
 import type { NoteView } from "@/lib/studio/note-view";
 import type { PublishResult } from "@/lib/studio/publish-note";
 import type { DiscardResult } from "@/lib/studio/discard-draft";
-import { API_ERRORS, type ApiErrorBody, type ApiErrorCode } from "./errors";
+import { API_ERRORS, type ApiErrorBody, type ApiErrorCode } from "@/lib/rules/api-errors";
 
 /**
  * The bodies the studio's client reads, as zod schemas: lib/queries/fetch.ts parses every answer

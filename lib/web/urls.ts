@@ -1,4 +1,4 @@
-import { decodeParam } from "@/lib/http/params";
+import { decodeParam } from "@/lib/web/params";
 import type { SectionKey, Status } from "@/lib/notes/schema";
 
 /** The public URLs of the archive, in one place so every link and the sitemap agree. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/env";
-import { hostRefusal } from "./host-guard";
-import { isAllowedHost, parseHostPort } from "./host-port";
+import { hostRefusal } from "@/lib/http/host-guard";
+import { isAllowedHost, parseHostPort } from "@/lib/web/host-port";
 import { FALLBACK_ORIGIN, originVary, requestOrigin, warnIfOriginUnpinned } from "./origin";
 
 /** The one origin rule, as a table: request headers (and SITE_URL) in, the origin every absolute URL starts with out. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_TYPES } from "./event-types";
+import { EVENT_TYPES } from "./webhook-events";
 
 /**
  * A receiver an author added in the studio. Kept in the accounts store (DATA_DIR/accounts.json, or

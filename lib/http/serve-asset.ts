@@ -1,11 +1,11 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { requireActor } from "@/lib/auth/actor";
 import { IMAGE_POLICY } from "@/lib/http/csp";
-import { decodeParam } from "@/lib/http/params";
+import { decodeParam } from "@/lib/web/params";
 import { IMAGE_TYPES, parseAssetPath, type ImageExt } from "@/lib/rules/images";
 import { draftRef, MAIN_REF } from "@/lib/working-copy/layout";
-import { derivedImage, parseDerivedName } from "./derived";
-import { inspectAsset } from "./inspect";
+import { derivedImage, parseDerivedName } from "@/lib/assets/derived";
+import { inspectAsset } from "@/lib/assets/inspect";
 
 /**
  * GET /assets/<id>/<hash>.<ext>: a note's image. Published (on main) it is public and cached for a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signBody, verifyWebhook } from "./webhook";
+import { signBody, verifyWebhook } from "./webhook-signature";
 
 const SECRET = "a-webhook-secret-of-some-length";
 const body = JSON.stringify({ ref: "refs/heads/main", after: "0".repeat(40) });

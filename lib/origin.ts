@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { config } from "@/lib/env";
-import { parseHostPort } from "./host-port";
+import { parseHostPort } from "@/lib/web/host-port";
 
 export { parseHostPort };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markdownToPlainText } from "./plain-text";
+import { markdownToPlainText } from "@/lib/render/plain-text";
 import { phaseUrl, segment, slug, tagHasPage, tagUrl } from "./urls";
 
 describe("public URLs", () => {

@@ -1,7 +1,7 @@
 import { NextRequest } from "next/server";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { refuseMalformedPath } from "./malformed-path";
+import { refuseMalformedPath } from "@/lib/http/malformed-path";
 import { decodeParam, hasMalformedEscape } from "./params";
 
 describe("decodeParam", () => {
