@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { siteOrigin } from "@/lib/public/origin";
+import { siteOrigin } from "@/lib/public/site-origin";
 import { fontVariables } from "./fonts";
 import "./globals.css";
 // Diagrams and highlighted code in notes (lib/render), after the site's tokens they read.

@@ -1,5 +1,5 @@
 import type { MetadataRoute } from "next";
-import { siteOrigin } from "@/lib/public/origin";
+import { siteOrigin } from "@/lib/public/site-origin";
 
 /** Crawlers may read the public archive and the agent formats; the studio and result permutations are not for them. */
 

@@ -1,7 +1,7 @@
 import type { MetadataRoute } from "next";
 import { getPublishedView } from "@/lib/content/published";
 import { lastChanges } from "@/lib/content/last-change";
-import { siteOrigin } from "@/lib/public/origin";
+import { siteOrigin } from "@/lib/public/site-origin";
 import { historyUrl, noteUrl, phaseUrl, tagHasPage, tagUrl } from "@/lib/web/urls";
 
 /** Every public page of the current published commit: home, each note and its history, each tag and phase. */

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { Paged } from "@/lib/public/paging";
+import type { Paged } from "@/lib/public/page-numbers";
 
 /** "Previous" and "next" links under a paged list, keeping the page's other query parameters. */
 export function Pager({ paged, href, label }: { paged: Paged<unknown>; href: (page: number) => string; label: string }) {

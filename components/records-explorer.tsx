@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { Note } from "@/lib/notes/schema";
 import { PUBLISHED_STATUSES, STATUS_LABEL } from "@/lib/notes/schema";
-import type { Paged } from "@/lib/public/paging";
-import { groupByPhase, isFiltered, recordFacets, recordsHref, sortHref, statusChoices, type RecordQuery, type SortKey } from "@/lib/public/records";
+import type { Paged } from "@/lib/public/page-numbers";
+import { groupByPhase, isFiltered, recordFacets, recordsHref, sortHref, statusChoices, type RecordQuery, type SortKey } from "@/lib/public/record-query";
 import { noteUrl, slug } from "@/lib/web/urls";
 import { BoundaryBadge } from "./boundary-badge";
 import { NoteList } from "./note-card";

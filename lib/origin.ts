@@ -19,7 +19,7 @@ export { parseHostPort };
  * (see docs/decisions/origin-from-the-request.md), and ALLOWED_HOSTS can refuse other hosts.
  *
  * This module has no Next.js imports, so route handlers, the proxy and tests share it; the adapter
- * for server components (next/headers) is lib/public/origin.ts.
+ * for server components (next/headers) is lib/public/site-origin.ts.
  */
 
 /** What this module reads from a request: Headers, or next/headers' ReadonlyHeaders. */

@@ -12,15 +12,15 @@ import { lastChanges } from "@/lib/content/last-change";
 import { homeListing, needsUpdated, onlyStatus } from "@/lib/public/listing";
 import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
-import { paginate } from "@/lib/public/paging";
-import { canonicalRecordsHref, parseRecordQuery, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";
+import { paginate } from "@/lib/public/page-numbers";
+import { canonicalRecordsHref, parseRecordQuery, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/record-query";
 import { noteUrl, statusUrl } from "@/lib/web/urls";
 
 /**
  * The archive's index, computed from the published commit: the seed's page (masthead, the core
  * decisions, all decision records, the agents' block). The records can be filtered by status, tag
  * and phase together, shown as cards or a table, sorted and grouped by phase, all in the URL
- * (lib/public/records.ts); a filtered address is a page of its own, titled by its filters.
+ * (lib/public/record-query.ts); a filtered address is a page of its own, titled by its filters.
  */
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };

@@ -9,7 +9,7 @@ import { CHANGES_PAGE_SIZE } from "@/lib/agents/changes";
 import { CHANGES_TOOL } from "@/lib/agents/mcp-changes";
 import { MCP_WRITE_TOOLS } from "@/lib/agents/mcp-write-names";
 import { agentUrls, type AgentUrls } from "@/lib/agents/urls";
-import { siteOrigin } from "@/lib/public/origin";
+import { siteOrigin } from "@/lib/public/site-origin";
 import { STATUS_MEANING, PUBLISHED_STATUSES } from "@/lib/notes/schema";
 import { BoundaryBadge } from "@/components/boundary-badge";
 import { StatusBadge } from "@/components/status-badge";

@@ -5,7 +5,7 @@ import { compactIndexJson, compactIndexMarkdown } from "./compact-index";
 import { folderView, viewOf } from "./folder-view";
 import { indexEntryMarkdown } from "./index-entry";
 import { llmsTxt } from "./llms-txt";
-import { INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "./paging";
+import { INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "@/lib/agents/index-cursor";
 import type { IndexDocument } from "./schemas";
 import { agentUrls } from "./urls";
 

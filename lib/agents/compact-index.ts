@@ -2,7 +2,7 @@ import type { PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_MEANING } from "@/lib/notes/schema";
 import { indexEntry, indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND } from "./limits";
-import { indexPage, INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "./paging";
+import { indexPage, INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "@/lib/agents/index-cursor";
 import type { IndexDocument } from "./schemas";
 import type { AgentUrls } from "./urls";
 

@@ -5,7 +5,7 @@ import { folderView } from "./folder-view";
 import { buildCapsule, capsuleMarkdown } from "./capsule";
 import { llmsFullTxt, llmsTxt } from "./llms-txt";
 import { withLlmsPointer } from "./page-twins";
-import { INDEX_PAGE_SIZE } from "./paging";
+import { INDEX_PAGE_SIZE } from "@/lib/agents/index-cursor";
 import { tokens } from "./tokens";
 import { agentUrls } from "./urls";
 

@@ -4,7 +4,7 @@ import { STATUS_MEANING, type Note } from "@/lib/notes/schema";
 import { indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND } from "./limits";
 import { noteText } from "./note-formats";
-import { indexPage, INDEX_PAGE_SIZE } from "./paging";
+import { indexPage, INDEX_PAGE_SIZE } from "@/lib/agents/index-cursor";
 import type { AgentUrls } from "./urls";
 
 /**

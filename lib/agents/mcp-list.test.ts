@@ -6,7 +6,7 @@ import type { Note } from "@/lib/notes/schema";
 import { seedNotes, viewOf } from "@/lib/testing/seed";
 import { benchNote } from "@/scripts/bench-notes";
 import { createAgentMcpServer } from "./mcp";
-import { INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "./paging";
+import { INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "@/lib/agents/index-cursor";
 import { agentUrls } from "./urls";
 
 /**

@@ -11,7 +11,7 @@ import { indexEntry, indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND, limitFlags, limitsOf } from "./limits";
 import { registerChangesTool } from "./mcp-changes";
 import { noteJson, noteMarkdown, noteText } from "./note-formats";
-import { indexPage, INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "./paging";
+import { indexPage, INDEX_JSON_PAGE_SIZE, INDEX_PAGE_SIZE } from "@/lib/agents/index-cursor";
 import { capsuleSchema, flagsSchema, indexEntrySchema, limitSchema, publishedStatusSchema, searchSchema } from "./schemas";
 import { searchReady } from "@/lib/search";
 import { agentSearch, SEARCH_LIMIT } from "./search";

@@ -7,7 +7,7 @@ import { highlightRanges } from "@/lib/public/highlight";
 import { foldWeakMatches } from "@/lib/public/search-results";
 import type { HistoryEntry } from "@/lib/public/history";
 import { approvalWords } from "@/lib/public/revision-words";
-import { comparePhases, DEFAULT_QUERY, groupByPhase, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/records";
+import { comparePhases, DEFAULT_QUERY, groupByPhase, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/record-query";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
 import { phaseUrl } from "@/lib/web/urls";
 import type { SearchHit } from "@/lib/search";
@@ -62,7 +62,7 @@ const commitLine = (view: Pick<PublishedView, "commit">) => `Read from published
 
 /**
  * `/` and `/?status=…&tag=…&phase=…&sort=…&dir=…&group=phase`: the filters and order of the HTML page,
- * read by the same parser (lib/public/records.ts through homeListing). `updated` (each note's last
+ * read by the same parser (lib/public/record-query.ts through homeListing). `updated` (each note's last
  * change) is only read when the query sorts by it. The HTML's pages (?page=) are one list here.
  */
 export function homeTwin(view: PublishedView, urls: AgentUrls, params: RecordParams, updated: ReadonlyMap<string, string> = new Map()): string {

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { folderView } from "./folder-view";
 import { guideTwin, homeTwin, llmsPointer, tagTwin } from "./page-twins";
-import { indexPage, type IndexPage } from "./paging";
+import { indexPage, type IndexPage } from "@/lib/agents/index-cursor";
 import { pageOf, pageOfTwinPath, pageOfTwinRoute, twinUrlOf } from "./twin-paths";
 import { tagPage } from "@/lib/public/pages";
 import { agentUrls } from "./urls";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { requireActor } from "@/lib/auth/actor";
 import type { StudioActor } from "@/lib/rules/identity";
 import type { Role } from "@/lib/rules/status-machine";
-import { threadIdParam } from "@/lib/review/params";
+import { threadIdParam } from "@/lib/review/thread-id";
 import { noteIdParam } from "@/lib/studio/refs";
 import { handle, json, parseBody } from "./respond";
 

@@ -2,7 +2,7 @@
  * Which query parameters change a cached page or agent format (lib/http/page-cache.ts): only these
  * are part of its key, in this order, so `/notes/AFN-016?q=anything` is the note page already
  * rendered, not a new render (a long note took seconds each). Each list is what the route reads:
- * home's filters (lib/public/records.ts `parseRecordQuery`, `statusParam`) and page, search's q,
+ * home's filters (lib/public/record-query.ts `parseRecordQuery`, `statusParam`) and page, search's q,
  * a tag's or phase's page, a note's rev, the agents' index cursor, search.json's q and limit. A route that starts
  * reading another parameter must be named here, or every request gets the page without it.
  */

@@ -11,7 +11,7 @@ import {
   type RecordFacets,
   type RecordParams,
   type RecordQuery,
-} from "./records";
+} from "@/lib/public/record-query";
 
 /**
  * What the home page lists, decided once for both of its forms: the HTML page and its Markdown

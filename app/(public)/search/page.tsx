@@ -11,7 +11,7 @@ import { noteUrl, searchUrl } from "@/lib/web/urls";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
 import { highlightRanges } from "@/lib/public/highlight";
 import { phaseUrl, tagHasPage, tagUrl } from "@/lib/web/urls";
-import { comparePhases } from "@/lib/public/records";
+import { comparePhases } from "@/lib/public/record-query";
 import type { Note } from "@/lib/notes/schema";
 import { foldWeakMatches } from "@/lib/public/search-results";
 import type { SearchHit } from "@/lib/search";

@@ -12,7 +12,7 @@ import { changedBy } from "@/lib/notes/byline";
 import { lastChange } from "@/lib/content/last-change";
 import { claimChange } from "@/lib/public/claim-change";
 import { approvalWords } from "@/lib/public/revision-words";
-import { neighbors } from "@/lib/public/records";
+import { neighbors } from "@/lib/public/record-query";
 import { APP_IDENTITY } from "@/lib/store/api";
 import { pageMetadata } from "@/lib/public/meta";
 import { loadPublishedNote } from "@/lib/public/published-note";

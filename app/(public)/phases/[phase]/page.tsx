@@ -5,14 +5,14 @@ import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
 import { NoteList } from "@/components/note-card";
 import { Pager } from "@/components/pager";
-import { paginate } from "@/lib/public/paging";
+import { paginate } from "@/lib/public/page-numbers";
 import { PhaseRecord } from "@/components/phase-record";
 import { getPublishedPhases } from "@/lib/content/phases";
 import { getPublishedView } from "@/lib/content/published";
 import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
 import { phasePage } from "@/lib/public/pages";
-import { comparePhases } from "@/lib/public/records";
+import { comparePhases } from "@/lib/public/record-query";
 import { phaseUrl } from "@/lib/web/urls";
 
 /** One phase: its status, its closeout record and its published notes: /phases/6-architecture. */

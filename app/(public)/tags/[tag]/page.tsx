@@ -5,7 +5,7 @@ import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
 import { NoteList } from "@/components/note-card";
 import { Pager } from "@/components/pager";
-import { paginate } from "@/lib/public/paging";
+import { paginate } from "@/lib/public/page-numbers";
 import { getPublishedView } from "@/lib/content/published";
 import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";

@@ -11,7 +11,7 @@ import { publishedHistory } from "@/lib/public/history";
 import { diffNotes } from "@/lib/diff/sections";
 import { lastChanges } from "@/lib/content/last-change";
 import { phasePage, tagPage } from "@/lib/public/pages";
-import { parseRecordQuery, type RecordParams } from "@/lib/public/records";
+import { parseRecordQuery, type RecordParams } from "@/lib/public/record-query";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
 
 /**
@@ -39,7 +39,7 @@ export async function GET(request: Request, context: { params: Promise<{ twin: s
   const path = `/${segments.join("/")}`;
   const params = new URL(request.url).searchParams;
   const q = (params.get("q") ?? "").trim().slice(0, 500);
-  // Home's filters and order, as the HTML page reads them (lib/public/records.ts); each value bounded like q.
+  // Home's filters and order, as the HTML page reads them (lib/public/record-query.ts); each value bounded like q.
   const records: RecordParams = Object.fromEntries(RECORD_KEYS.flatMap((k) => (params.has(k) ? [[k, (params.get(k) ?? "").slice(0, 500)]] : [])));
   const recordsKey = JSON.stringify(records);
   // The ETag names the page and its query; hashed, since both are the client's input.

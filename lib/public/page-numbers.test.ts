@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paginate, PAGE_SIZE } from "./paging";
+import { paginate, PAGE_SIZE } from "@/lib/public/page-numbers";
 
 const list = Array.from({ length: 2 * PAGE_SIZE + 7 }, (_, i) => i);
 

@@ -13,7 +13,7 @@ import {
   statusChoices,
   canonicalRecordsHref,
   DEFAULT_QUERY,
-} from "./records";
+} from "@/lib/public/record-query";
 
 /** Just the fields the records list reads; the rest of a note does not matter here. */
 function note(id: string, status: Note["status"], phase: string, tags: string[], title = `Title of ${id}`): Note {
