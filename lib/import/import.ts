@@ -73,7 +73,7 @@ export async function runImport(store: ContentStore, opts: ImportOptions): Promi
       conflicts,
     });
     const report: ImportReport = {
-      source: source.label,
+      source: source.shown,
       folder,
       branch: opts.branch,
       plan,

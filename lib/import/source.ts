@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { scanText } from "@/lib/rules/archive-policy";
 
 /**
  * The source of an import: a git repository (a path or a URL git can clone) read with native git,
@@ -27,10 +28,14 @@ export type SourceCommit = {
 
 export type Source = {
   /**
-   * How notes and reports name the source: a URL without credentials, or a local folder's name
-   * only (a local path is what the archive policy refuses, and means nothing to a reader).
+   * How notes name the source (provenance, the phase's description): a URL without credentials, or
+   * a name only (the repository's or the folder's last segment) where the archive policy would
+   * refuse the address: a local path, a URL on localhost or a private network. Re-runs find their
+   * records by it, so the same source always gets the same label.
    */
   label: string;
+  /** How the report names it: the URL without credentials, or the label. */
+  shown: string;
   gitdir: string | null;
   dir: string;
   /** Remove a temporary clone. */
@@ -52,11 +57,20 @@ export const USUAL_FOLDERS = [
 const isRecordFile = (p: string) => /\.(md|markdown)$/i.test(p);
 
 export async function openSource(source: string): Promise<Source> {
-  const label = source.replace(/\/\/[^@/]+@/, "//");
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[^/]+@[^:]+:/.test(source)) {
+    const shown = source.replace(/\/\/[^@/]+@/, "//");
+    const label = (await scanText("provenance.detail", shown)).length ? repositoryName(shown) : shown;
     const tmp = await fs.mkdtemp(path.join(os.tmpdir(), "field-notes-import-"));
-    await run("git", ["clone", "--quiet", "--bare", source, tmp], { maxBuffer: MAX_BUFFER });
-    return { label, gitdir: tmp, dir: tmp, close: () => fs.rm(tmp, { recursive: true, force: true }) };
+    const close = () => fs.rm(tmp, { recursive: true, force: true });
+    try {
+      // Never a prompt (a host asking for a password would hang the command), never the user's askpass.
+      const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "" };
+      await run("git", ["clone", "--quiet", "--bare", "--", source, tmp], { maxBuffer: MAX_BUFFER, env });
+    } catch (e) {
+      await close();
+      throw new Error(`${shown}: could not clone the repository (${cloneFailure(e, source, shown)}); nothing was imported`);
+    }
+    return { label, shown, gitdir: tmp, dir: tmp, close };
   }
   const dir = path.resolve(source);
   const local = path.basename(dir);
@@ -68,7 +82,33 @@ export async function openSource(source: string): Promise<Source> {
   // A folder inside some other repository is a plain folder unless it is that repository's top.
   const top = gitdir ? await run("git", ["rev-parse", "--is-bare-repository", "--show-toplevel"], { cwd: dir }).then((r) => r.stdout.trim().split("\n")) : null;
   const isRepo = gitdir !== null && (top?.[0] === "true" || path.resolve(top?.[1] ?? "") === dir);
-  return { label: local, gitdir: isRepo ? gitdir : null, dir, close: async () => {} };
+  return { label: local, shown: local, gitdir: isRepo ? gitdir : null, dir, close: async () => {} };
+}
+
+/** A clone URL's last path segment without `.git` ("http://10.0.0.5/team/shop.git" → "shop"). */
+function repositoryName(url: string): string {
+  const last =
+    url
+      .replace(/[/\\]+$/, "")
+      .split(/[/:]/)
+      .pop() ?? "";
+  return last.replace(/\.git$/i, "") || "repository";
+}
+
+/** What git said about a failed clone, in one line, with the URL's credentials taken out. */
+function cloneFailure(e: unknown, source: string, label: string): string {
+  const stderr = (e as { stderr?: unknown }).stderr;
+  const said = (typeof stderr === "string" && stderr.trim()) || (e as Error).message;
+  const line =
+    said
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .pop() ?? "git clone failed";
+  return line
+    .split(source)
+    .join(label)
+    .replace(/\/\/[^@/\s]+@/g, "//");
 }
 
 /** Every file under `folder` at the tip (a repository's HEAD, or the folder as it is). */
