@@ -1,16 +1,17 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { parseNote } from "@/lib/notes/markdown";
+import { parseNote, type ParseResult } from "@/lib/notes/markdown";
 import { isPublishedStatus, SECTIONS, type Note } from "@/lib/notes/schema";
-import { acceptWrite, needsApproval, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
+import { acceptWrite, needsApproval, type NoteTextMemo, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
 import { APPROVED_BY, approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
 import { actorIdOfEmail } from "@/lib/rules/identity";
-import { readReviewLog } from "@/lib/review/review-log";
+import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
 import { openContentStore } from "@/lib/working-copy/content-store";
 import { assetFolderFindings, committedAssets } from "@/lib/assets/committed";
 import type { Oid, Revision } from "@/lib/store/types";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
 import { DRAFTS_PREFIX, MAIN_REF, notePath } from "@/lib/working-copy/layout";
+import { checkMemo, type CheckMemo, type CheckWork } from "./check-memo";
 import { checkReviews } from "./check-reviews";
 import { phaseFacts } from "./phase-facts";
 import { ordersOf } from "@/lib/rules/editorial-order";
@@ -23,9 +24,11 @@ import { parseSite, SITE_FILE } from "./site";
 
 /** `rule` names the rule of lib/rules that found it (see ARCHITECTURE.md, "Rules and the acceptance function"). */
 export type Finding = { file: string; line: number; field: string; message: string; rule: string; commit?: Oid };
-export type CheckResult = { checked: number; findings: Finding[] };
+/** `work`: what a repository check read and judged (./check-memo.ts), for tests and benchmarks. */
+export type CheckResult = { checked: number; findings: Finding[]; work?: CheckWork };
 
-type NoteFile = { file: string; source: string };
+/** A file's text; `parsed`, when the caller parsed it already (by blob id, ./check-memo.ts). */
+type NoteFile = { file: string; source: string; parsed?: ParseResult };
 
 /** Phase files: each valid and named by its slug. */
 export function checkPhaseFiles(files: NoteFile[]): { findings: Finding[]; phases: Map<string, { file: string; phase: Phase }> } {
@@ -65,15 +68,9 @@ export function checkNoteFiles(
 ): { findings: Finding[]; notes: Map<string, { file: string; note: Note; source: string }> } {
   const findings: Finding[] = [];
   const notes = new Map<string, { file: string; note: Note; source: string }>();
-  if (siteSource !== null) {
-    try {
-      parseSite(siteSource);
-    } catch (e) {
-      findings.push({ file: SITE_FILE, line: 1, field: "site", message: (e as Error).message.split("\n")[0] ?? "invalid site file", rule: "schema" });
-    }
-  }
-  for (const { file, source } of files) {
-    const parsed = parseNote(source);
+  if (siteSource !== null) findings.push(...checkSiteFile(siteSource));
+  for (const { file, source, parsed: given } of files) {
+    const parsed = given ?? parseNote(source);
     if (!parsed.ok) {
       findings.push(...parsed.errors.map((e) => ({ file, ...e, rule: "schema" })));
       continue;
@@ -99,9 +96,19 @@ export function checkNoteFiles(
   return { findings, notes };
 }
 
+/** The site file parses. */
+function checkSiteFile(source: string): Finding[] {
+  try {
+    parseSite(source);
+    return [];
+  } catch (e) {
+    return [{ file: SITE_FILE, line: 1, field: "site", message: (e as Error).message.split("\n")[0] ?? "invalid site file", rule: "schema" }];
+  }
+}
+
 /** A note write as content:check sees it, judged by the acceptance function; findings placed on lines of the file. */
-async function judgeNote(file: string, source: string, write: NoteWrite, commit?: Oid): Promise<Finding[]> {
-  const { findings } = await acceptWrite(write);
+async function judgeNote(file: string, source: string, write: NoteWrite, commit?: Oid, textMemo?: NoteTextMemo): Promise<Finding[]> {
+  const { findings } = await acceptWrite(write, textMemo ? { textMemo } : {});
   return findings.map((f) => ({
     file,
     line:
@@ -177,13 +184,16 @@ export async function checkRepository(
     const since = opts.since ? await store.resolve(opts.since) : undefined;
     if (opts.since && !since) throw new Error(`${opts.since}: no such revision in ${gitdir}`);
     const commits = await store.log(ref, { until: since ?? undefined, limit: since ? Infinity : 1 });
-    return { checked: commits.length, findings: await checkCommits(store, commits, /^(refs\/heads\/)?drafts\//.test(ref), rules) };
+    const memo = checkMemo();
+    const findings = await checkCommits(store, commits, /^(refs\/heads\/)?drafts\//.test(ref), rules, memo);
+    return { checked: commits.length, findings, work: memo.work };
   }
   if (opts.ref || opts.since) throw new Error("--all checks main and every draft branch; it takes no --ref or --since");
   if (!(await store.resolve(MAIN_REF))) throw new Error(`${MAIN_REF}: no such ref in ${gitdir}`);
   const main = await store.log(MAIN_REF);
   const onMain = new Set(main.map((r) => r.commit));
-  const findings = await checkCommits(store, main, false, rules);
+  const memo = checkMemo();
+  const findings = await checkCommits(store, main, false, rules, memo);
   let checked = main.length;
   for (const { ref } of await store.listRefs(DRAFTS_PREFIX)) {
     const own: Revision[] = [];
@@ -191,12 +201,12 @@ export async function checkRepository(
       if (onMain.has(r.commit)) break;
       own.push(r);
     }
-    findings.push(...(await checkCommits(store, own, true, rules)));
+    findings.push(...(await checkCommits(store, own, true, rules, memo)));
     checked += own.length;
   }
   // And every review record on refs/reviews/*, replayed through the same acceptance function.
   findings.push(...(await checkReviews(store)).findings);
-  return { checked, findings };
+  return { checked, findings, work: memo.work };
 }
 
 /**
@@ -208,16 +218,21 @@ export async function checkRepository(
  */
 export type Rules = { requiredApprovals: number };
 
-async function checkCommits(store: Store, commits: readonly Revision[], onDraftBranch: boolean, rules: Rules): Promise<Finding[]> {
+async function checkCommits(store: Store, commits: readonly Revision[], onDraftBranch: boolean, rules: Rules, memo: CheckMemo = checkMemo()): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const revision of commits) {
     const { commit, parents } = revision;
-    const read = async (files: string[]) => Promise.all(files.map(async (file) => ({ file, source: (await store.readFile(commit, file)) ?? "" })));
-    const noteFiles = await read((await store.snapshot(commit)).notes.map((n) => n.path));
-    const phaseFiles = await read((await store.listFiles(commit, PHASES_DIR)).filter((n) => n.endsWith(".yaml")).map((n) => `${PHASES_DIR}/${n}`));
-    const phases = checkPhaseFiles(phaseFiles);
-    const { findings: own, notes } = checkNoteFiles(noteFiles, await store.readFile(commit, SITE_FILE));
-    findings.push(...[...phases.findings, ...own].map((f) => ({ ...f, commit })));
+    const snapshot = await store.snapshot(commit);
+    const noteFiles = await Promise.all(snapshot.notes.map((n) => noteFileAt(store, memo, commit, n.path, n.blob)));
+    const blobs = new Map(snapshot.notes.map((n) => [n.path, n.blob]));
+    const { phaseFiles, phases, blobs: phaseBlobs } = await phaseFilesAt(store, memo, commit);
+    const siteBlob = await store.fileId(commit, SITE_FILE);
+    const site = await memo.once("site", siteBlob ?? "", async () => {
+      const text = siteBlob === null ? null : await store.readFile(commit, SITE_FILE);
+      return text === null ? [] : checkSiteFile(text);
+    });
+    const { findings: own, notes } = checkNoteFiles(noteFiles, null);
+    findings.push(...[...phases.findings, ...site, ...own].map((f) => ({ ...f, commit })));
     const parent = parents[0] ?? null;
     // The first commit imports content; there is no earlier state to move from, so each note is judged as it stands.
     const previous = parent ? await store.snapshot(parent) : null;
@@ -232,30 +247,57 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
       requiredApprovals: rules.requiredApprovals,
       ...(reason ? { reason } : {}),
     };
+    const context = memo.contextId(base);
     // Images: the assets/ folder as committed (names, hashes, unreferenced files); referenced ones are judged with their note.
     for (const f of await assetFolderFindings(store, commit, new Map([...notes.values()].map(({ note }) => [note.id, note])))) {
       findings.push({ file: f.file, line: 1, field: "assets", message: f.message, rule: "images", commit });
     }
     for (const { file, note, source } of notes.values()) {
-      const assets = await committedAssets(store, commit, note);
       const old = previous ? (before.get(note.id) ?? null) : null;
       const was = previous ? (old?.ok ? old.note : null) : note;
-      const unchanged = !previous || (old !== null && old.blob === (await blobOf(store, commit, file)));
+      const blob = blobs.get(file) ?? null;
+      const unchanged = !previous || (old !== null && old.blob === blob);
+      const kind = onDraftBranch ? (was && was.status !== note.status ? "status-change" : "save") : "publish";
+      // A note the commit did not change is judged by the same rules on the same inputs as at the
+      // commit before, most often: its judgement is reused (./check-memo.ts says what the key holds).
+      const key = unchanged ? await memo.judgementKey(store, commit, { kind, file, blob, was: previous ? (old?.ok ? old.blob : null) : "self", who: who.id, context, note }) : null;
+      const reused = key === null ? undefined : memo.judged.get(key);
+      if (reused) memo.work.judgementsReused++;
+      const judge = async (write: NoteWrite) => {
+        memo.work.notesJudged++;
+        const judged = await judgeNote(file, source, write, commit, memo.text);
+        if (key !== null) memo.judged.set(key, judged);
+        return judged;
+      };
       if (onDraftBranch) {
-        const kind = was && was.status !== note.status ? "status-change" : "save";
-        const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, was);
-        findings.push(...(await judgeNote(file, source, { kind, before: was ?? note, after: note, actor: who, context: { ...base, onMain: null, review: review.review, assets } }, commit)));
+        const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, was, memo.reviewLogs);
+        const judged =
+          reused ??
+          (await judge({
+            kind,
+            before: was ?? note,
+            after: note,
+            actor: who,
+            context: { ...base, onMain: null, review: review.review, assets: await committedAssets(store, commit, note) },
+          }));
+        findings.push(...judged.map((f) => ({ ...f, commit })));
         findings.push(...review.problems.map((message) => ({ file, line: lineOfKey(source, "status"), field: "status", message, rule: "review", commit })));
         continue;
       }
       const onMain = was && isPublishedStatus(was.status) ? was : null;
-      const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, onMain);
-      const judged = await judgeNote(file, source, { kind: "publish", before: onMain, after: note, actor: who, context: { ...base, onMain, review: review.review, assets } }, commit);
-      findings.push(...judged.map((f) => (untrailed && f.rule === "review" && /no approval of revision/.test(f.message) ? { ...f, message: `${f.message}${NO_TRAILER}` } : f)));
+      const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, onMain, memo.reviewLogs);
+      const judged =
+        reused ??
+        (await judge({ kind: "publish", before: onMain, after: note, actor: who, context: { ...base, onMain, review: review.review, assets: await committedAssets(store, commit, note) } }));
+      findings.push(
+        ...judged.map((f) => (untrailed && f.rule === "review" && /no approval of revision/.test(f.message) ? { ...f, message: `${f.message}${NO_TRAILER}`, commit } : { ...f, commit })),
+      );
       findings.push(...review.problems.map((message) => ({ file, line: lineOfKey(source, "status"), field: "status", message, rule: "review", commit })));
     }
     if (!parent) continue;
     for (const { file, phase } of phases.phases.values()) {
+      // The same blob as the parent's is the same phase: nothing changed.
+      if ((await store.fileId(parent, file)) === phaseBlobs.get(file)) continue;
       const beforeText = await store.readFile(parent, file);
       const was = beforeText === null ? null : parsePhase(beforeText);
       if (was?.ok && JSON.stringify(was.phase) === JSON.stringify(phase)) continue;
@@ -271,6 +313,27 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
 }
 
 type Store = ReturnType<typeof openContentStore>;
+
+/** A note file at a commit, read and parsed once per blob in a run. */
+async function noteFileAt(store: Store, memo: CheckMemo, commit: Oid, file: string, blob: Oid): Promise<NoteFile> {
+  const read = await memo.once("note", blob, async () => {
+    memo.work.notesParsed++;
+    const source = (await store.readFile(commit, file)) ?? "";
+    return { source, parsed: parseNote(source) };
+  });
+  return { file, ...read };
+}
+
+/** The phase files at a commit and what checkPhaseFiles says of them, once per set of blobs in a run. */
+async function phaseFilesAt(store: Store, memo: CheckMemo, commit: Oid) {
+  const names = (await store.listFiles(commit, PHASES_DIR)).filter((n) => n.endsWith(".yaml")).map((n) => `${PHASES_DIR}/${n}`);
+  const blobs = new Map(await Promise.all(names.map(async (file) => [file, await store.fileId(commit, file)] as const)));
+  const checked = await memo.once("phases", JSON.stringify([...blobs]), async () => {
+    const phaseFiles = await Promise.all(names.map(async (file) => ({ file, source: (await store.readFile(commit, file)) ?? "" })));
+    return { phaseFiles, phases: checkPhaseFiles(phaseFiles) };
+  });
+  return { ...checked, blobs };
+}
 
 /**
  * Main moving from `from` to `to` (a later commit on its line), judged as content:check judges a
@@ -340,11 +403,6 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
   return findings.map((f) => ({ ...f, commit: f.commit ?? to }));
 }
 
-async function blobOf(store: Store, commit: Oid, file: string): Promise<string | null> {
-  const id = path.basename(file, ".md");
-  return (await store.readNote(id, commit))?.blob ?? null;
-}
-
 /**
  * The review a landing carries, read from its commit's trailers and checked against the note's
  * review ref. Trailers are verified whenever they are there; a landing that needs an approval and
@@ -355,13 +413,17 @@ async function approvalReview(
   note: Note,
   revision: Revision,
   onMain: Note | null,
+  /** Review logs already read in this run, by note id. */
+  logs?: Map<string, Promise<ReviewLog>>,
 ): Promise<{ review: RevisionReview; problems: string[] }> {
   const trailers = approvalTrailersOf(revision.message);
   const fallback = { revision: revision.commit, revisionAuthors: [actorIdOfEmail(revision.author.email || revision.author.name)], verdicts: [] };
   if (trailers.approvers.length === 0 && trailers.problems.length === 0 && !(trailers.draftRevision && needsApproval(onMain, note))) {
     return { review: fallback, problems: [] };
   }
-  const log = await readReviewLog(store, note.id);
+  const reading = logs?.get(note.id) ?? readReviewLog(store, note.id);
+  logs?.set(note.id, reading);
+  const log = await reading;
   const records = new Map<string, VerdictRecord>();
   for (const r of log.records) if (r.kind === "verdict") records.set(r.id, { id: r.id, by: r.by.id, revision: r.revision, verdict: r.verdict });
   const revisions = [...new Set([...(trailers.draftRevision ? [trailers.draftRevision] : []), ...trailers.approvers.flatMap((a) => records.get(a.record)?.revision ?? [])])];

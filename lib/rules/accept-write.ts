@@ -133,8 +133,22 @@ export type PhaseWrite = { kind: PhaseWriteKind; before: Phase | null; after: Ph
 /** A no-delta record must be words, not a shrug. */
 export const NO_DELTA_MIN = 20;
 
-export async function acceptWrite(write: NoteWrite | PhaseWrite | ReviewWrite): Promise<Acceptance> {
-  const findings = isReviewWrite(write) ? await reviewFindings(write) : isPhaseWrite(write) ? phaseFindings(write) : await noteFindings(write);
+/**
+ * What a note's text alone decides (the schema, section shapes, tags, affects, diagrams, the archive
+ * policy), kept per note object by a caller that judges the same parsed note again and again:
+ * content:check over a long history hands the same object for the same blob at every commit. The
+ * findings are the same as without it; a caller that changes a note object after judging it must not
+ * pass the memo.
+ */
+export type NoteTextMemo = WeakMap<object, Promise<TextFindings>>;
+export const noteTextMemo = (): NoteTextMemo => new WeakMap();
+
+export async function acceptWrite(write: NoteWrite | PhaseWrite | ReviewWrite, options: { textMemo?: NoteTextMemo } = {}): Promise<Acceptance> {
+  const findings = isReviewWrite(write)
+    ? await reviewFindings(write)
+    : isPhaseWrite(write)
+      ? phaseFindings(write)
+      : await noteFindings(write, options.textMemo);
   return { allowed: findings.length === 0, findings };
 }
 
@@ -143,31 +157,22 @@ const isReviewWrite = (w: NoteWrite | PhaseWrite | ReviewWrite): w is ReviewWrit
 
 // ---- notes -------------------------------------------------------------------------------------
 
-async function noteFindings({ kind, before, after: input, actor, context }: NoteWrite): Promise<WriteFinding[]> {
+async function noteFindings({ kind, before, after: input, actor, context }: NoteWrite, memo?: NoteTextMemo): Promise<WriteFinding[]> {
   const findings: WriteFinding[] = [];
   if (actor.role !== "author") findings.push({ rule: "role", field: "note", message: "only authors write notes" });
 
-  const parsed = noteSchema.safeParse(input);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) findings.push({ rule: "schema", field: fieldOf(issue.path), message: issue.message, ...lineOf(issue) });
+  const text = await textFindingsOf(input, memo);
+  if (!text.ok) {
+    findings.push(...copies(text.schema));
     // The phase rule still reads the phase field; the policy scans only a note the schema accepts.
     if (typeof input.phase === "string") findings.push(...phaseOf(input as Pick<Note, "phase">, context));
     return findings;
   }
-  const after = parsed.data;
-  findings.push(...shapeOf(after));
+  const after = text.note;
+  findings.push(...copies(text.shape));
   findings.push(...phaseOf(after, context));
-  for (const tag of after.tags) {
-    if (!tagHasPage(tag)) {
-      findings.push({
-        rule: "schema",
-        field: "tags",
-        message: `the tag ${JSON.stringify(tag)} has no page of its own: its address would be /tags/${slug(tag)}, which browsers read as a folder, not a page; name it with a letter or digit`,
-      });
-    }
-  }
-
-  for (const p of affectsProblems(after.affects)) findings.push({ rule: "affects", field: "affects", message: p.message });
+  findings.push(...copies(text.tags));
+  findings.push(...copies(text.affects));
 
   if (kind === "create" && after.status !== "draft") findings.push({ rule: "status", field: "status", message: "a new note starts as a draft" });
   if (kind === "save" && before && before.status !== after.status) {
@@ -182,14 +187,61 @@ async function noteFindings({ kind, before, after: input, actor, context }: Note
 
   // Every image has alt text and is one of the note's own, checked files (lib/rules/images.ts).
   for (const f of checkImages(after, context.assets)) findings.push({ rule: "images", ...f });
-  // Every ```mermaid block within the limits the pages draw (lib/rules/diagrams.ts).
-  for (const f of checkDiagrams(after)) findings.push({ rule: "diagrams", ...f });
-
-  for (const f of await scanNote(after)) {
-    findings.push({ rule: "archive-policy", field: f.field, line: f.line, column: f.column, policy: f.rule, message: f.message, excerpt: f.excerpt });
-  }
+  findings.push(...copies(text.diagrams));
+  findings.push(...copies(text.policy));
   return findings;
 }
+
+/** The findings a note's text decides on its own, in the order noteFindings lists them. */
+export type TextFindings =
+  | { ok: false; schema: WriteFinding[] }
+  | { ok: true; note: Note; shape: WriteFinding[]; tags: WriteFinding[]; affects: WriteFinding[]; diagrams: WriteFinding[]; policy: WriteFinding[] };
+
+function textFindingsOf(input: NoteInput, memo: NoteTextMemo | undefined): Promise<TextFindings> {
+  if (!memo) return textFindings(input);
+  let found = memo.get(input);
+  if (!found) memo.set(input, (found = textFindings(input)));
+  return found;
+}
+
+async function textFindings(input: NoteInput): Promise<TextFindings> {
+  const parsed = noteSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      schema: parsed.error.issues.map((issue) => ({ rule: "schema", field: fieldOf(issue.path), message: issue.message, ...lineOf(issue) })),
+    };
+  }
+  const note = parsed.data;
+  const tags: WriteFinding[] = note.tags
+    .filter((tag) => !tagHasPage(tag))
+    .map((tag) => ({
+      rule: "schema",
+      field: "tags",
+      message: `the tag ${JSON.stringify(tag)} has no page of its own: its address would be /tags/${slug(tag)}, which browsers read as a folder, not a page; name it with a letter or digit`,
+    }));
+  return {
+    ok: true,
+    note,
+    shape: shapeOf(note),
+    tags,
+    affects: affectsProblems(note.affects).map((p) => ({ rule: "affects", field: "affects", message: p.message })),
+    // Every ```mermaid block within the limits the pages draw (lib/rules/diagrams.ts).
+    diagrams: checkDiagrams(note).map((f) => ({ rule: "diagrams", ...f })),
+    policy: (await scanNote(note)).map((f) => ({
+      rule: "archive-policy",
+      field: f.field,
+      line: f.line,
+      column: f.column,
+      policy: f.rule,
+      message: f.message,
+      excerpt: f.excerpt,
+    })),
+  };
+}
+
+/** A memo's findings are handed out as copies: a caller may change what it is given. */
+const copies = (findings: readonly WriteFinding[]) => findings.map((f) => ({ ...f }));
 
 /**
  * Section text the parser cannot be trusted with (too deep, too many marks in a paragraph) or that
