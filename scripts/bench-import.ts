@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { checkRepository } from "@/lib/content/check";
 import { runImport } from "@/lib/import/import";
 import { ensureContentRepo } from "@/lib/store/api";
 import { fsck, tempDir } from "@/lib/store/testing";
@@ -46,6 +47,10 @@ function buildSource(dir: string): void {
 }
 
 const ms = (t: number) => Math.round(performance.now() - t);
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return Math.round((used.user + used.system) / 1000);
+};
 
 async function main() {
   const root = tempDir("bench-import");
@@ -92,11 +97,24 @@ async function main() {
   );
 
   t = performance.now();
+  let cpuAt = process.cpuUsage();
   const published = await publishImport(store, "bench");
   const publishMs = ms(t);
+  const publishCpuMs = cpuMs(cpuAt);
   row(
     "publish (content:check over the import, then main moved)",
-    `${publishMs} ms; ${published.published ? "published" : `not published: ${published.findings.length} findings`}`,
+    `${publishMs} ms (${publishCpuMs} ms CPU); ${published.published ? "published" : `not published: ${published.findings.length} findings`}`,
+  );
+
+  // What `npm run content:check -- --all` pays over the published result (checkRepository opens a store of its own, caches cold).
+  t = performance.now();
+  cpuAt = process.cpuUsage();
+  const all = await checkRepository(gitdir, { all: true });
+  const checkAllMs = ms(t);
+  const checkAllCpuMs = cpuMs(cpuAt);
+  row(
+    "content:check --all over the result",
+    `${checkAllMs} ms (${checkAllCpuMs} ms CPU); ${all.checked} commits, ${all.findings.length} findings; ${all.work?.notesParsed} notes parsed, ${all.work?.notesJudged} judged, ${all.work?.judgementsReused} judgements reused`,
   );
 
   t = performance.now();
@@ -125,7 +143,12 @@ async function main() {
       importCpuMs,
       written: report.written,
       publishMs,
+      publishCpuMs,
       published: published.published,
+      checkAllMs,
+      checkAllCpuMs,
+      checkAllFindings: all.findings.length,
+      checkAllWork: all.work,
       rerunMs,
       fsck: clean,
     }),
