@@ -56,7 +56,7 @@ describe("bad input", () => {
     expect(problems).toEqual([
       "adr/0002-latin1.md:1: the file is not UTF-8 text",
       expect.stringMatching(/^adr\/0003-huge\.md:1: the record is \d+ bytes, over the limit of 524288$/),
-      expect.stringMatching(/^adr\/0006-links\.md:9: the image images\/flow\.png is not imported/),
+      expect.stringMatching(/^adr\/0006-links\.md:9: the image images\/flow\.png is not in the source at this commit; the note names it in words$/),
       expect.stringMatching(/^adr\/0006-links\.md:9: broken link: 0099-gone\.md is not a record of the source/),
       expect.stringMatching(/^adr\/0005-secret\.md:3: ADR-005: local file path: .*; this version is not imported$/),
       expect.stringMatching(/^adr\/0005-secret\.md:10: ADR-005: local file path: .*; this version is not imported$/),

@@ -285,7 +285,7 @@ function trimBlank(s: string): string {
 }
 
 /** A link or image the record makes to a relative path (not a URL, not an anchor, not a site path). */
-export type RelativeLink = { target: string; line: number; image: boolean };
+export type RelativeLink = { target: string; line: number; image: boolean; alt: string };
 
 export function relativeLinks(text: string): RelativeLink[] {
   const out: RelativeLink[] = [];
@@ -295,10 +295,10 @@ export function relativeLinks(text: string): RelativeLink[] {
     const inside = fence !== null || step.isFence;
     fence = step.fence;
     if (inside) return;
-    for (const m of l.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)[^)]*\)/g)) {
-      const target = m[2] ?? "";
+    for (const m of l.matchAll(/(!?)\[([^\]]*)\]\(([^)\s]+)[^)]*\)/g)) {
+      const target = m[3] ?? "";
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("/")) continue;
-      out.push({ target, line: i + 1, image: m[1] === "!" });
+      out.push({ target, line: i + 1, image: m[1] === "!", alt: (m[2] ?? "").trim() });
     }
   });
   return out;

@@ -2,6 +2,8 @@ import type { Finding } from "@/lib/content/check";
 import { SECTIONS, type SectionKey } from "@/lib/notes/schema";
 import type { ContentStore } from "@/lib/working-copy/content-store";
 import { draftRef, notePath } from "@/lib/working-copy/layout";
+import { relativeLinks } from "./formats";
+import { imagePath } from "./images";
 import { planImport, type ImportPlan, type InputCommit } from "./plan";
 import { findRecordsFolder, headOf, openSource, readContents, recordFiles, sourceCommits, type Source } from "./source";
 import { SECTION_MAP, sectionTable } from "./mapping";
@@ -121,7 +123,7 @@ async function readInput(source: Source, folder: string, facts: ArchiveFacts, hi
       subject,
       files: files.map((path, i) => ({ path, bytes: bytes[i] ?? null })),
     };
-    return { input: done ? [] : [commit], since: done ? 1 : 0 };
+    return { input: done ? [] : await withImages(source, [commit]), since: done ? 1 : 0 };
   }
   // A re-run takes the source commits after the newest one an earlier run imported.
   const all = await sourceCommits(source, folder);
@@ -138,7 +140,31 @@ async function readInput(source: Source, folder: string, facts: ArchiveFacts, hi
     subject: c.subject,
     files: c.changes.map((ch) => ({ path: ch.path, ...(ch.from ? { from: ch.from } : {}), bytes: ch.status === "D" ? null : (contents[at++] ?? null) })),
   }));
-  return { input, since: last + 1 };
+  return { input: await withImages(source, input), since: last + 1 };
+}
+
+/**
+ * Each commit with the images its record versions link by relative path, read as that commit holds
+ * them (one `git cat-file --batch` for all), so a version's images are committed with it.
+ */
+async function withImages(source: Source, input: InputCommit[]): Promise<InputCommit[]> {
+  const wanted = input.map((c) => {
+    const paths = new Set<string>();
+    for (const f of c.files) {
+      if (!f.bytes) continue;
+      for (const l of relativeLinks(f.bytes.toString("utf8"))) {
+        const file = l.image ? imagePath(f.path, l.target) : null;
+        if (file) paths.add(file);
+      }
+    }
+    return [...paths];
+  });
+  const bytes = await readContents(
+    source,
+    input.flatMap((c, i) => wanted[i]!.map((p) => ({ rev: c.sha, path: p }))),
+  );
+  let at = 0;
+  return input.map((c, i) => ({ ...c, images: new Map(wanted[i]!.map((p) => [p, bytes[at++] ?? null])) }));
 }
 
 /** Records an earlier run imported: the source path each note's provenance names → its id. */

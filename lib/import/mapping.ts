@@ -62,6 +62,11 @@ export type MapOptions = {
   phase: string;
   /** A link target of the source (`0003-x.md`, `ADR-3`) → the note id it now is, or null. */
   resolve: (target: string) => string | null;
+  /**
+   * An image's relative path in the source record → the asset it was imported as
+   * (`assets/<id>/<blob>.<ext>`) and the alt text it is shown with, or null: not imported, named in words.
+   */
+  image?: (target: string, alt: string) => { src: string; alt: string } | null;
   /** `--section "Decision Drivers=invariant"`: lower-cased headings over SECTION_MAP. */
   sections?: Readonly<Record<string, SectionKey>>;
   provenance: string;
@@ -96,7 +101,7 @@ export function mapRecord(record: SourceRecord, opts: MapOptions): Mapped {
     filled.push({ field: heading, from: list.map((p) => p.heading) });
     sections[key] = list
       .map((p, i) => {
-        const fixed = demoteQuietHeadings(rewriteLinks(p.text, opts.resolve));
+        const fixed = demoteQuietHeadings(rewriteLinks(p.text, opts.resolve, opts.image));
         if (fixed.demoted.length) demoted.push(p.heading);
         // The first source section of a field is the field; the next ones keep their own heading.
         return key !== "notes" && i === 0 ? fixed.text : `### ${p.heading}\n\n${fixed.text}`;
@@ -130,10 +135,13 @@ export function mapRecord(record: SourceRecord, opts: MapOptions): Mapped {
  * image by a relative path is not copied (yet): it becomes words naming it, since the images rule
  * refuses a note showing a file that is not one of its assets.
  */
-export function rewriteLinks(text: string, resolve: (target: string) => string | null): string {
-  text = text.replace(/!\[([^\]]*)\]\(([^)\s]+)[^)]*\)/g, (all, alt: string, target: string) =>
-    /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/") ? all : `(image not imported: ${alt ? `${alt}, ` : ""}${target})`,
-  );
+export function rewriteLinks(text: string, resolve: (target: string) => string | null, image?: MapOptions["image"]): string {
+  text = text.replace(/!\[([^\]]*)\]\(([^)\s]+)[^)]*\)/g, (all, alt: string, target: string) => {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/")) return all;
+    const asset = image?.(target, alt.trim()) ?? null;
+    if (asset) return `![${asset.alt.replace(/[\\[\]]/g, "\\$&")}](${asset.src})`;
+    return `(image not imported: ${alt ? `${alt}, ` : ""}${target})`;
+  });
   // Not images (`![…](…)`): they are files, not records.
   return text.replace(/(?<!!)(\[[^\]]*\]\()([^)\s]+)(\s[^)]*)?\)/g, (all, open: string, target: string, rest: string | undefined) => {
     if (/^[a-z]+:/i.test(target) || target.startsWith("#")) return all;

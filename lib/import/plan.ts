@@ -1,9 +1,12 @@
 import { serializeNote } from "@/lib/notes/markdown";
 import { isPublishedStatus, type Note, type SectionKey, type Status } from "@/lib/notes/schema";
+import { assetLimits } from "@/lib/assets/limits";
 import { acceptWrite, type NoteWriteContext } from "@/lib/rules/accept-write";
+import { assetPath, assetPathsOf } from "@/lib/rules/images";
 import { readRecord, relativeLinks, type Format, type RelativeLink, type SourceRecord } from "./formats";
 import { assignIds, linkResolver, type IdChoice, type IdRequest } from "./ids";
 import { mapRecord, SECTION_MAP, type FieldFill } from "./mapping";
+import { imagePath, imagePreparer, type ImportedImage } from "./images";
 import { landStatus, type StatusChoice, type StatusTable } from "./status";
 
 /**
@@ -15,7 +18,16 @@ import { landStatus, type StatusChoice, type StatusTable } from "./status";
 
 /** One file version a source commit left (text null: deleted), keyed by the record it belongs to (renames followed). */
 export type FileVersion = { path: string; from?: string; bytes: Buffer | null };
-export type InputCommit = { sha: string | null; author: { name: string; email: string }; seconds: number; tz: string; subject: string; files: FileVersion[] };
+export type InputCommit = {
+  sha: string | null;
+  author: { name: string; email: string };
+  seconds: number;
+  tz: string;
+  subject: string;
+  files: FileVersion[];
+  /** The images its record versions link by relative path, as this commit holds them: source path → bytes, null when missing. */
+  images?: ReadonlyMap<string, Buffer | null>;
+};
 
 export type Problem = { file: string; line: number; message: string; commit?: string };
 
@@ -39,6 +51,8 @@ export type OutputCommit = {
   subject: string;
   /** notes/<id>.md → text, or null to delete. */
   notes: Map<string, string | null>;
+  /** The notes' images, `assets/<id>/<blob>.<ext>` → bytes, or null to delete: in the commit of the version that shows them. */
+  assets: Map<string, Buffer | null>;
 };
 
 /**
@@ -101,7 +115,7 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
   // 1. Records, renames followed: each file version under the key of the record it belongs to.
   const keyOf = new Map<string, string>();
   const versions: { commit: number; key: string; path: string; record: SourceRecord | null }[] = [];
-  const links: { commit: InputCommit; path: string; links: RelativeLink[] }[] = [];
+  const links: { commit: InputCommit; index: number; path: string; links: RelativeLink[] }[] = [];
   const names = new Map<string, Set<string>>();
   input.forEach((c, i) => {
     for (const f of c.files) {
@@ -126,7 +140,7 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
         continue;
       }
       versions.push({ commit: i, key, path: f.path, record: read.record });
-      links.push({ commit: c, path: f.path, links: relativeLinks(text.text) });
+      links.push({ commit: c, index: i, path: f.path, links: relativeLinks(text.text) });
     }
   });
   // A file that was never a record is skipped; one that was a record once keeps its history.
@@ -134,7 +148,7 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
   const lastRecord = new Map<string, SourceRecord>();
   for (const v of versions) if (v.record) lastRecord.set(v.key, v.record);
 
-  // Links: to a record that is not there, or to an image (not copied): said with the file and line.
+  // Links: to a record that is not there, or to an image missing or refused: said with the file and line.
   const said = new Set<string>();
   const say = (p: Problem) => {
     const key = `${p.file}:${p.line}:${p.message}`;
@@ -142,19 +156,41 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
     said.add(key);
   };
   const recordNames = new Set([...names.values()].flatMap((n) => [...n]).map((n) => n.split("/").pop()!.toLowerCase()));
-  for (const { commit: c, path, links: found } of links) {
+  // Images, prepared as an upload is (metadata stripped, limits held): by commit, record and link target.
+  const prepareImage = imagePreparer();
+  const images = new Map<string, Extract<ImportedImage, { ok: true }>>();
+  const imageKey = (index: number, path: string, target: string) => `${index}\0${path}\0${target}`;
+  for (const { commit: c, index, path, links: found } of links) {
     if (!isRecord.has(versions.find((v) => v.path === path)?.key ?? "")) continue;
     const at = c.sha ? { commit: c.sha } : {};
     for (const l of found) {
       const base = (l.target.split("#")[0] ?? "").split("/").pop()!.toLowerCase();
-      if (l.image)
-        say({
-          file: path,
-          line: l.line,
-          message: `the image ${l.target} is not imported (images linked by path are not copied yet); the note names it in words`,
-          ...at,
-        });
-      else if (/\.(md|markdown)$/.test(base) && !recordNames.has(base))
+      if (l.image) {
+        const file = imagePath(path, l.target);
+        const bytes = file ? c.images?.get(file) : null;
+        if (!file || !bytes) {
+          say({
+            file: path,
+            line: l.line,
+            message: `the image ${l.target} is not in the source${c.sha ? " at this commit" : ""}; the note names it in words`,
+            ...at,
+          });
+          continue;
+        }
+        const image = await prepareImage(bytes, file);
+        if (!image.ok) {
+          say({ file: path, line: l.line, message: `the image ${l.target} is not imported: ${image.reason}; the note names it in words`, ...at });
+          continue;
+        }
+        images.set(imageKey(index, path, l.target), image);
+        if (!l.alt)
+          say({
+            file: path,
+            line: l.line,
+            message: `the image ${l.target} has no alt text; the note shows it with "${altOf(l.target)}" (its file name) until someone says what it shows`,
+            ...at,
+          });
+      } else if (/\.(md|markdown)$/.test(base) && !recordNames.has(base))
         say({ file: path, line: l.line, message: `broken link: ${l.target} is not a record of the source; the link is kept as written`, ...at });
     }
   }
@@ -181,11 +217,13 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
   // 3. Commit by commit: the notes as they stand after it, each version judged before it is kept.
   const current = new Map<string, Note>(opts.existing ?? []);
   const statusOf = new Map<string, StatusChoice>();
-  const lines: { commit: InputCommit; changed: Map<string, { text: string | null; status: Status | null }> }[] = [];
+  const lines: { commit: InputCommit; changed: Map<string, { text: string | null; status: Status | null; assets: string[] }> }[] = [];
+  // Every asset a version shows, by its path in the archive: the bytes to commit, the facts the rules judge.
+  const assetFiles = new Map<string, Extract<ImportedImage, { ok: true }>>();
   for (let i = 0; i < input.length; i++) {
     const c = input[i]!;
     const here = versions.filter((v) => v.commit === i && isRecord.has(v.key));
-    const changed = new Map<string, { text: string | null; status: Status | null }>();
+    const changed = new Map<string, { text: string | null; status: Status | null; assets: string[] }>();
     const mapped = new Map<string, { note: Omit<Note, "status">; record: SourceRecord }>();
     for (const v of here) {
       const id = idOf.get(v.key)!.id;
@@ -195,7 +233,7 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
         continue;
       }
       if (!v.record) {
-        if (current.delete(id)) changed.set(id, { text: null, status: null });
+        if (current.delete(id)) changed.set(id, { text: null, status: null, assets: [] });
         continue;
       }
       const m = mapRecord(v.record, {
@@ -204,6 +242,13 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
         phase: opts.phase,
         resolve,
         provenance: `Imported from ${opts.sourceLabel}: ${v.path}`,
+        image: (target, alt) => {
+          const image = images.get(imageKey(i, v.path, target));
+          if (!image) return null;
+          const src = assetPath(id, image.blob, image.ext);
+          assetFiles.set(src, image);
+          return { src, alt: alt || altOf(target) };
+        },
         ...(opts.sections ? { sections: opts.sections } : {}),
       });
       mapped.set(id, { note: m.note, record: v.record });
@@ -225,10 +270,12 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
       const choice = statusOf.get(id)!;
       const after = finish(note, choice.landed, record);
       const before = current.get(id) ?? null;
+      const shown = assetPathsOf(after);
       const refusal = await judge(before, after, {
         phases: opts.phases,
         publishedIds: published,
         onMain: before && isPublishedStatus(before.status) ? before : null,
+        assets: { facts: new Map(shown.map((p) => [p, assetFiles.get(p)?.facts ?? null])), limits: assetLimits() },
       });
       if (refusal.length) {
         for (const f of refusal)
@@ -241,7 +288,7 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
         continue;
       }
       current.set(id, after);
-      changed.set(id, { text: serializeNote(after), status: after.status });
+      changed.set(id, { text: serializeNote(after), status: after.status, assets: shown });
     }
     if (changed.size) lines.push({ commit: c, changed });
   }
@@ -251,12 +298,24 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
   const draftIds = new Set([...statusOf].filter(([id]) => !isPublishedStatus(current.get(id)?.status ?? "draft")).map(([id]) => id));
   const commits: OutputCommit[] = [];
   const drafts = new Map<string, OutputCommit[]>();
+  // The assets each line (the branch, a draft branch) holds per note: a version writes the new ones and deletes the ones it no longer shows.
+  const held = new Map<string, Set<string>>();
+  const assetChanges = (line: "branch" | "draft", id: string, now: readonly string[]): Map<string, Buffer | null> => {
+    const key = `${line}\0${id}`;
+    const had = held.get(key) ?? new Set(line === "branch" && opts.existing?.get(id) ? assetPathsOf(opts.existing.get(id)!) : []);
+    const out = new Map<string, Buffer | null>();
+    for (const p of now) if (!had.has(p)) out.set(p, assetFiles.get(p)!.bytes);
+    for (const p of had) if (!now.includes(p)) out.set(p, null);
+    held.set(key, new Set(now));
+    return out;
+  };
   for (const { commit: c, changed } of lines) {
     const head = { sha: c.sha, author: c.author, seconds: c.seconds, tz: c.tz, subject: c.subject };
     const onBranch = new Map<string, string | null>();
+    const assets = new Map<string, Buffer | null>();
     for (const [id, v] of changed) {
       if (draftIds.has(id)) {
-        (drafts.get(id) ?? drafts.set(id, []).get(id)!).push({ ...head, notes: new Map([[id, v.text]]) });
+        (drafts.get(id) ?? drafts.set(id, []).get(id)!).push({ ...head, notes: new Map([[id, v.text]]), assets: assetChanges("draft", id, v.assets) });
       } else if (v.status === "draft") {
         const file = [...lastRecord.entries()].find(([key]) => idOf.get(key)?.id === id)?.[1].file ?? id;
         problems.push({
@@ -265,9 +324,12 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
           message: `${id}: this early version lands as a draft, and the record is published later; the branch starts the note at its first publishable version`,
           ...(c.sha ? { commit: c.sha } : {}),
         });
-      } else onBranch.set(id, v.text);
+      } else {
+        onBranch.set(id, v.text);
+        for (const [p, bytes] of assetChanges("branch", id, v.assets)) assets.set(p, bytes);
+      }
     }
-    if (onBranch.size) commits.push({ ...head, notes: onBranch });
+    if (onBranch.size) commits.push({ ...head, notes: onBranch, assets });
   }
 
   const records: RecordPlan[] = [...lastRecord.entries()].map(([key, record]) => {
@@ -287,6 +349,13 @@ export async function planImport(input: readonly InputCommit[], opts: PlanOption
   });
   return { records, skipped: skipped.filter((s) => !isRecord.has(keyOfFile(s.file, versions))), problems, commits, drafts };
 }
+
+/** Alt text for an image the record shows without any: its file name, without the extension. */
+const altOf = (target: string) =>
+  (target.split(/[?#]/)[0] ?? "")
+    .split("/")
+    .pop()!
+    .replace(/\.[a-z0-9]+$/i, "") || "image";
 
 const keyOfFile = (file: string, versions: readonly { key: string; path: string }[]) => versions.find((v) => v.path === file)?.key ?? file;
 

@@ -3,7 +3,7 @@ import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { PHASES_DIR, parsePhase, phasePath, serializePhase } from "@/lib/phases/schema";
 import { slug } from "@/lib/web/urls";
 import { NothingToCommitError } from "@/lib/store/api";
-import type { Revision } from "@/lib/store/types";
+import type { FileChanges, Revision } from "@/lib/store/types";
 import type { ContentStore } from "@/lib/working-copy/content-store";
 import { DISCARDED_PREFIX, DRAFTS_PREFIX, draftRef, importRef, importWorkRef, MAIN_REF, noMain, notePath, REVIEWS_PREFIX } from "@/lib/working-copy/layout";
 import type { ImportPlan, OutputCommit } from "./plan";
@@ -140,9 +140,11 @@ async function chain(
   let head: string | null = null;
   try {
     for (const [i, c] of commits.entries()) {
-      const changes: Record<string, string | null> = {};
+      const changes: FileChanges = {};
       if (i === 0 && extra) changes[extra.path] = extra.text;
       for (const [id, text] of c.notes) changes[notePath(id)] = text;
+      // A note's images travel in the commit of the version that shows them (as a save commits them).
+      for (const [file, bytes] of c.assets ?? []) changes[file] = bytes;
       const message = c.sha ? `${c.subject || "(no subject)"}\n\n${TRAILER}: ${c.sha}\n` : `${c.subject}\n`;
       const rev: Revision | null = await store
         .commit({
