@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -135,4 +136,25 @@ describe("images a record links by relative path", () => {
     expect((await checkRepository(gitdir, { all: true })).findings).toEqual([]);
     expect(fsck(gitdir)).toBe("");
   });
+
+  it("takes a plain folder's images from inside the folder only: a symbolic link out of it reads as missing", async () => {
+    const dir = path.join(tempDir("adr-folder"), "team");
+    const outside = path.join(path.dirname(dir), "private.png");
+    const records = path.join(dir, "decisions");
+    fs.mkdirSync(path.join(records, "img"), { recursive: true });
+    fs.writeFileSync(path.join(records, "img", "flow.png"), png);
+    fs.writeFileSync(outside, png);
+    fs.symlinkSync(outside, path.join(records, "img", "linked.png"));
+    fs.writeFileSync(path.join(records, "0001-order-flow.md"), record("One queue.\n\n![The flow](img/flow.png)\n\n![Linked](img/linked.png)"));
+    const r = await runImport(store, { ...options(dir), branch: "folder", history: false, publish: false });
+    expect(r.plan.problems.map((p) => `${p.file}:${p.line}: ${p.message}`)).toEqual([
+      "decisions/0001-order-flow.md:13: the image img/linked.png is not in the source; the note names it in words",
+    ]);
+    // ADR-001 is taken by the import above: this record is renumbered, and its image lives under its own id.
+    const id = r.plan.records[0]!.id;
+    const note = await store.readNote(id, "imports/folder");
+    const decision = note?.ok ? note.note.sections.decision : "";
+    expect(decision).toMatch(new RegExp(`^One queue\\.\n\n!\\[The flow\\]\\(assets/${id}/[0-9a-f]{40}\\.png\\)\n\n`));
+    expect(decision).toMatch(/\(image not imported: Linked, img\/linked\.png\)$/);
+  }, 60_000);
 });

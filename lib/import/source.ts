@@ -219,7 +219,13 @@ export async function headOf(source: Source): Promise<string | null> {
  */
 export async function readContents(source: Source, wanted: readonly { rev: string | null; path: string }[]): Promise<(Buffer | null)[]> {
   if (!source.gitdir || wanted.every((w) => w.rev === null)) {
-    return Promise.all(wanted.map((w) => fs.readFile(path.join(source.dir, w.path)).catch(() => null)));
+    // Only files inside the folder: a link through a symbolic link that leaves it reads as missing.
+    const top = await fs.realpath(source.dir);
+    const inside = async (file: string) => {
+      const real = await fs.realpath(file);
+      return real.startsWith(top + path.sep) ? fs.readFile(real) : null;
+    };
+    return Promise.all(wanted.map((w) => inside(path.join(source.dir, w.path)).catch(() => null)));
   }
   const child = spawn("git", ["--git-dir", source.gitdir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "inherit"] });
   const chunks: Buffer[] = [];
