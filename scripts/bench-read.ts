@@ -7,7 +7,8 @@ import { createRequire } from "node:module";
 import { ensureContentRepo } from "@/lib/store/api";
 import { openContentStore } from "@/lib/working-copy/content-store";
 import { tempDir } from "@/lib/store/testing";
-import { benchNote, idOf } from "./bench-notes";
+import { corpusArg, corpusNote } from "./bench-corpus";
+import { idOf } from "./bench-notes";
 import { MAIN_REF } from "@/lib/working-copy/layout";
 import { pageFile } from "@/lib/read-model/pages";
 import { QUERIES } from "./support/bench-queries";
@@ -30,10 +31,14 @@ import { QUERIES } from "./support/bench-queries";
  * once during a one-note commit's incremental reindex (a search and the home page asking for it).
  * BENCH_CPU_PROF=<dir> runs the server with `--cpu-prof` into that folder (what held the loop).
  *
- *   npm run build && npm run bench:read
+ * `--corpus realistic` builds the 10,000 notes from the seed's sentences and a natural vocabulary
+ * (scripts/bench-corpus.ts) instead of the generator's 50 words.
+ *
+ *   npm run build && npm run bench:read [-- --corpus generated|realistic]
  *   BENCH_SIZES=21 BENCH_DURATION=3 BENCH_ROUNDS=1 npm run bench:read   (a quick look; BENCH_ROUNDS=0: no req/s table)
  */
 
+const CORPUS = corpusArg();
 const SIZES = (process.env.BENCH_SIZES ?? "21,10000").split(",").map(Number);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -134,6 +139,7 @@ async function main() {
   console.log(
     JSON.stringify({
       notes: large.notes,
+      corpus: CORPUS,
       home_ratio: ratio("/"),
       note_ratio: ratio("/notes/<id>"),
       history_ratio: ratio("/notes/<id>/history"),
@@ -225,7 +231,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     const file = notes > 21 ? `notes/${idOf(i)}.md` : "notes/AFN-002.md";
     const text =
       notes > 21
-        ? benchNote(i, `Edit ${k} during the read benchmark.`)
+        ? corpusNote(CORPUS, i, `Edit ${k} during the read benchmark.`)
         : (await store.readFile("main", file))!.replace(/^summary: .*$/m, `summary: Edited ${k} during the read benchmark.`);
     const head = await store.resolve("main");
     await store.commit({ ref: MAIN_REF, expected: head, author: AUTHOR, message: `Bench edit ${k}`, changes: { [file]: text } });
@@ -442,7 +448,7 @@ async function buildArchive(gitdir: string, notes: number) {
   if (notes <= 21) return;
   const store = openContentStore(gitdir);
   const changes: Record<string, string> = {};
-  for (let i = 21; i < notes; i++) changes[`notes/${idOf(i)}.md`] = benchNote(i, `Note ${i} of the read benchmark's archive.`);
+  for (let i = 21; i < notes; i++) changes[`notes/${idOf(i)}.md`] = corpusNote(CORPUS, i, `Note ${i} of the read benchmark's archive.`);
   await store.commit({ ref: MAIN_REF, expected: await store.resolve("main"), author: AUTHOR, message: `Add ${notes - 21} notes`, changes });
 }
 
