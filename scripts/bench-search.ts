@@ -1,27 +1,34 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { ensureContentRepo } from "@/lib/store/api";
 import { openContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
-import { benchNote, idOf } from "./bench-notes";
+import { corpusArg, corpusNote } from "./bench-corpus";
+import { idOf } from "./bench-notes";
 import { QUERIES } from "./support/bench-queries";
 
 /**
- * `npm run bench:search`: search latency in-process at 10,000 notes (BENCH_NOTES), the flat scorer
- * (`searchNotes`, its answer cache cleared before every query) against the MiniSearch.search path
- * it replaced (`searchNotesReference`), interleaved query by query, BENCH_ROUNDS rounds; medians of
+ * `npm run bench:search`: search latency in-process at 10,000 notes (BENCH_NOTES), the app's own
+ * index (`searchNotes`, its answer cache cleared before every query) against the same ranking on
+ * MiniSearch's public `search` (lib/testing/minisearch-reference.ts), interleaved query by query,
+ * BENCH_ROUNDS rounds; medians of
  * the per-round p50/p95, wall clock and CPU time, and the load average beside them. Then MCP
  * `search_notes` through the real route handler (a new query, and the same query again) against
- * `/agents/search.json`'s handler. The archive is bench:commit's generator (about 50 words, so
- * nearly every query matches nearly every note: the worst case for a scorer), built once under
- * BENCH_SEARCH_DIR and reused.
+ * `/agents/search.json`'s handler. `--corpus generated` (the default) is bench:commit's generator
+ * (about 50 words, so nearly every query matches nearly every note: the worst case for a scorer);
+ * `--corpus realistic` composes the seed's sentences with a natural vocabulary
+ * (scripts/bench-corpus.ts). Each archive is built once under BENCH_SEARCH_DIR and reused.
+ *
+ *   npm run bench:search -- --corpus realistic
  */
 
 const NOTES = Number(process.env.BENCH_NOTES ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const ROOT = process.env.BENCH_SEARCH_DIR ?? path.join(os.tmpdir(), `fieldnotes-bench-search-${NOTES}`);
+const CORPUS = corpusArg();
+const ROOT = process.env.BENCH_SEARCH_DIR ?? path.join(os.tmpdir(), `fieldnotes-bench-search-${CORPUS}-${NOTES}`);
 const SITE = "http://bench.test:3000";
 
 async function archive(): Promise<string> {
@@ -32,7 +39,7 @@ async function archive(): Promise<string> {
   await ensureContentRepo(gitdir, path.resolve("content"));
   const store = openContentStore(gitdir);
   const changes: Record<string, string> = {};
-  for (let i = 21; i < NOTES; i++) changes[`notes/${idOf(i)}.md`] = benchNote(i, `Note ${i} of the search benchmark's archive.`);
+  for (let i = 21; i < NOTES; i++) changes[`notes/${idOf(i)}.md`] = corpusNote(CORPUS, i, `Note ${i} of the search benchmark's archive.`);
   const author = { name: "Bench", email: "bench@example.org" };
   await store.commit({ ref: MAIN_REF, expected: await store.resolve("main"), author, message: `Add ${NOTES - 21} notes`, changes });
   fs.writeFileSync(path.join(ROOT, "done"), "");
@@ -67,13 +74,13 @@ async function main() {
   resetConfig();
   const { getPublishedView } = await import("@/lib/content/published");
   const search = await import("@/lib/search");
-  const { searchDocument } = await import("@/lib/search/fields");
-  const { SLICE_MS } = await import("@/lib/search/engine");
+  const { referenceIndex, referenceSearch } = await import("@/lib/testing/minisearch-reference");
+  const { SLICE_MS, searchQuery } = await import("@/lib/search/engine");
   const loadBefore = load();
   const view = await getPublishedView();
 
-  // The first build, and how long the event loop (so any request) waits behind it: the old
-  // slices of 24 notes (the loop that was in lib/search/index.ts), then searchReady's slices.
+  // The first build, and how long the event loop (so any request) waits behind it: searchReady's
+  // slices of the app's own index, then MiniSearch's index of the same notes (built at once).
   const blocked = async (build: () => Promise<unknown>) => {
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
@@ -81,21 +88,18 @@ async function main() {
     delay.disable();
     return { wall: t.wall, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 };
   };
-  const oldBuild = await blocked(async () => {
-    const index = search.newSearchIndex();
-    for (let i = 0; i < view.notes.length; i += 24) {
-      index.addAll(view.notes.slice(i, i + 24).map(searchDocument));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  });
   const newBuild = await blocked(() => search.searchReady(view));
-  console.log(`${view.notes.length} notes; load average ${loadBefore}`);
+  let reference = referenceIndex([]);
+  const oldBuild = await blocked(async () => void (reference = referenceIndex(view.notes)));
+  console.log(`${view.notes.length} notes, ${CORPUS} corpus; load average ${loadBefore}`);
   console.log("\nfirst index build: total, and the event loop's delay while it runs (ms):");
   console.log("| build | total | loop delay p99 | loop delay max |\n| --- | ---: | ---: | ---: |");
-  console.log(`| slices of 24 notes (before) | ${fmt(oldBuild.wall)} | ${fmt(oldBuild.p99)} | ${fmt(oldBuild.max)} |`);
-  console.log(`| slices of ${SLICE_MS} ms (after) | ${fmt(newBuild.wall)} | ${fmt(newBuild.p99)} | ${fmt(newBuild.max)} |`);
+  console.log(`| own index, slices of ${SLICE_MS} ms | ${fmt(newBuild.wall)} | ${fmt(newBuild.p99)} | ${fmt(newBuild.max)} |`);
+  console.log(`| MiniSearch, at once | ${fmt(oldBuild.wall)} | ${fmt(oldBuild.p99)} | ${fmt(oldBuild.max)} |`);
   // Warm both paths (JIT, the per-commit field lengths) before timing.
-  search.searchNotesReference(view, "warm", { limit: 10 });
+  const old = (q: string) => referenceSearch(reference, view.byId, searchQuery(q), 10).map(({ id, score }) => ({ id, score: Number(score.toPrecision(9)) }));
+  const own = async (q: string) => (await search.searchNotes(view, q, { limit: 10 })).map(({ id, score }) => ({ id, score: Number(score.toPrecision(9)) }));
+  old("warm");
   await search.searchNotes(view, "warm", { limit: 10 });
 
   type Series = { wall: number[]; cpu: number[] };
@@ -109,7 +113,7 @@ async function main() {
       const answers: Record<string, string> = {};
       for (const which of order) {
         search.forgetAnswers();
-        const t = await timed(() => (which === "old" ? search.searchNotesReference : search.searchNotes)(view, q, { limit: 10 }));
+        const t = await timed(() => (which === "old" ? old(q) : own(q)));
         series[which].wall.push(t.wall);
         series[which].cpu.push(t.cpu);
         answers[which] = JSON.stringify(t.value);
@@ -133,12 +137,17 @@ async function main() {
   const [before, after] = [row("old"), row("new")];
   console.log(`\nin-process search, ${QUERIES.length} queries × ${ROUNDS} rounds, limit 10, medians of per-round percentiles (ms):`);
   console.log("| path | wall p50 | wall p95 | CPU p50 | CPU p95 |\n| --- | ---: | ---: | ---: | ---: |");
-  console.log(`| MiniSearch.search (before) | ${fmt(before.p50)} | ${fmt(before.p95)} | ${fmt(before.cpu50)} | ${fmt(before.cpu95)} |`);
-  console.log(`| flat scorer (after) | ${fmt(after.p50)} | ${fmt(after.p95)} | ${fmt(after.cpu50)} | ${fmt(after.cpu95)} |`);
-  console.log(`| ratio after/before | ${(after.p50 / before.p50).toFixed(3)} | ${(after.p95 / before.p95).toFixed(3)} | | |`);
+  console.log(`| MiniSearch's public search | ${fmt(before.p50)} | ${fmt(before.p95)} | ${fmt(before.cpu50)} | ${fmt(before.cpu95)} |`);
+  console.log(`| own index (searchNotes) | ${fmt(after.p50)} | ${fmt(after.p95)} | ${fmt(after.cpu50)} | ${fmt(after.cpu95)} |`);
+  console.log(`| ratio own/MiniSearch | ${(after.p50 / before.p50).toFixed(3)} | ${(after.p95 / before.p95).toFixed(3)} | | |`);
   console.log(`answers that differ: ${differing} of ${QUERIES.length * ROUNDS}`);
 
-  // MCP search_notes and /agents/search.json through their route handlers, in this process.
+  // MCP search_notes and /agents/search.json through their route handlers, in this process. They
+  // import server-only, which throws outside Next's server bundle: it is the empty module here,
+  // as in the tests (vitest.config.mts).
+  const require = createRequire(import.meta.url);
+  const serverOnly = require.resolve("server-only");
+  require.cache[serverOnly] = { id: serverOnly, filename: serverOnly, loaded: true, exports: {} } as NodeJS.Module;
   const { POST } = await import("@/app/agents/mcp/route");
   const { GET } = await import("@/app/agents/search.json/route");
   const headers = { host: "bench.test:3000", "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -175,6 +184,7 @@ async function main() {
   console.log(
     JSON.stringify({
       notes: view.notes.length,
+      corpus: CORPUS,
       before_p50_ms: before.p50,
       before_p95_ms: before.p95,
       after_p50_ms: after.p50,

@@ -1,18 +1,18 @@
-import MiniSearch, { type SearchResult } from "minisearch";
 import type { PublishedView } from "@/lib/content/published";
 import type { Note } from "@/lib/notes/schema";
 import { SEARCH_FIELDS, searchDocument, searchField, type SearchDocument } from "./fields";
 import { passageAround } from "./passage";
-import { compact, trimPostings } from "./postings";
-import { scoreQuery, type QueryTerm, type ScoredQuery } from "./score";
+import { scoreQuery, type Match, type QueryTerm } from "./score";
+import { TermIndex } from "./term-index";
 import { normalizeTerm, tokenize } from "./terms";
 
 /**
  * The search engine: full-text search over the published notes, every field, ranked (BM25 with
  * field boosts), with the passage that matched. It runs where its index lives: in the server's
  * search worker thread (./worker.ts) or, with no worker (tests, scripts, a worker that failed),
- * in this thread, where there is one live index per process. A new commit moves an index by the
- * notes that changed (MiniSearch remove/add), never by rebuilding it; an in-thread first build runs
+ * in this thread, where there is one live index per process. The index is the project's own
+ * (./term-index.ts), scored by ./score.ts. A new commit moves an index by the notes that changed
+ * (remove, add), never by rebuilding it; an in-thread first build runs
  * in slices of at most SLICE_MS between requests. Passages are cut for the returned hits only.
  * Callers go through ./index.ts, which chooses where.
  */
@@ -39,14 +39,13 @@ export { FIELD_LABEL } from "./fields";
 
 const FIELDS = SEARCH_FIELDS.map((f) => f.field);
 const BOOST: Record<string, number> = Object.fromEntries(SEARCH_FIELDS.map((f) => [f.field, f.boost]));
-export const SEARCH_OPTIONS = { fields: FIELDS, idField: "id", tokenize, processTerm: normalizeTerm } as const;
 // How long one slice of the first build may hold the event loop: a request that arrives during
 // the build waits at most about this long. (Slices of a fixed 24 notes took 20–40 ms each at
 // 10,000 bench notes, longer on a loaded machine; `npm run bench:search` measures both.)
 export const SLICE_MS = 4;
 
 /** The live index: which commit it holds and the note objects it was built from (one per blob). */
-export type LiveIndex = { commit: string; notes: ReadonlyMap<string, Note>; search: MiniSearch<SearchDocument> };
+export type LiveIndex = { commit: string; notes: ReadonlyMap<string, Note>; search: TermIndex };
 type State = { live: LiveIndex | null; building: Promise<LiveIndex> | null };
 
 // On globalThis: Next loads this module once per bundle layer, and they must share one index.
@@ -54,7 +53,7 @@ const KEY = Symbol.for("field-notes.search-index");
 const holder = globalThis as typeof globalThis & { [KEY]?: State };
 const state = (): State => (holder[KEY] ??= { live: null, building: null });
 
-export const newSearchIndex = () => compact(new MiniSearch<SearchDocument>({ ...SEARCH_OPTIONS }));
+export const newSearchIndex = () => new TermIndex(FIELDS);
 
 export function liveIndex(): LiveIndex | null {
   return state().live;
@@ -91,7 +90,7 @@ async function buildInSlices(view: PublishedView): Promise<LiveIndex> {
     while (i < view.notes.length && performance.now() < until);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  trimPostings(search);
+  search.trim();
   return { commit: view.commit, notes: view.byId, search };
 }
 
@@ -101,8 +100,8 @@ function indexAt(view: PublishedView): LiveIndex {
   if (!s.live) {
     // No one awaited searchReady (a script, a test): build here, at once.
     const search = newSearchIndex();
-    search.addAll(view.notes.map(indexed));
-    trimPostings(search);
+    for (const note of view.notes) search.add(indexed(note));
+    search.trim();
     s.live = { commit: view.commit, notes: view.byId, search };
   }
   const live = s.live;
@@ -116,7 +115,7 @@ function indexAt(view: PublishedView): LiveIndex {
  * Apply the difference between two sets of notes to an index that holds `from`. A note leaves by
  * `remove` with its old document, so term statistics (and so scores) are exactly a fresh build's.
  */
-export function moveIndex(search: MiniSearch<SearchDocument>, from: ReadonlyMap<string, Note>, to: ReadonlyMap<string, Note>): number {
+export function moveIndex(search: TermIndex, from: ReadonlyMap<string, Note>, to: ReadonlyMap<string, Note>): number {
   let changed = 0;
   for (const { old, note } of noteChanges(from, to)) {
     if (old) search.remove(searchDocument(old));
@@ -139,13 +138,13 @@ export function* noteChanges(from: ReadonlyMap<string, Note>, to: ReadonlyMap<st
   for (const [id, note] of to) if (!from.has(id)) yield { old: null, note };
 }
 
-// How a query is read: MiniSearch's options, shared by both ways of scoring it below.
+// How a query is read.
 // Typing narrows: the last word may be unfinished. Long words forgive a typo; IDs and numbers do not.
 const prefixOf = (term: string, i: number, terms: readonly string[]) => i === terms.length - 1 && term.length >= 3;
 const fuzzyOf = (term: string) => (term.length >= 6 && !/\d/.test(term) ? 0.2 : false);
 const WEIGHTS = { prefix: 0.5, fuzzy: 0.3 };
 
-/** The query's terms as MiniSearch reads them (its tokenizer and term processing), with their expansions. */
+/** The query's terms as the index reads text (./terms.ts), with their expansions. */
 function queryTerms(query: string): QueryTerm[] {
   const terms = tokenize(query)
     .map(normalizeTerm)
@@ -161,68 +160,17 @@ export function searchInThread(view: PublishedView, query: string, limit: number
   return rankQuery(view, indexAt(view).search, query, limit).map((hit) => withPassage(view.byId.get(hit.id)!, hit));
 }
 
-/** The ranked hits of a query on an index that holds exactly `view`'s notes; no passages yet. */
-export function rankQuery(view: SearchView, search: MiniSearch<SearchDocument>, query: string, limit: number): RankedHit[] {
-  return rank(query, limit, scoredCandidates(search, view, query, limit) ?? miniSearchCandidates(search, view, query));
-}
-
-/** A ranked hit with its passage: an excerpt of the field it matched best, around the matched words. */
-export function withPassage(note: Note, hit: RankedHit): SearchHit {
-  return { id: hit.id, score: hit.score, field: hit.field, passage: passageAround(fieldText(note, hit.field), hit.terms), terms: hit.terms };
-}
-
 /**
- * The same answer from `MiniSearch.search` (one result object per match), no cache: what
- * `searchNotes` computed before the flat scorer, kept to hold the two equal (score.test.ts) and to
- * measure one against the other (`npm run bench:search`). In this thread.
+ * The ranked hits of a query on an index that holds exactly `view`'s notes; no passages yet. The
+ * coverage rule, the phrase lift and the choice of the top run on the score arrays (./score.ts), so
+ * only the notes of the answer become objects.
  */
-export function searchNotesReference(view: PublishedView, q: string, opts: { limit?: number } = {}): SearchHit[] {
-  const query = searchQuery(q);
-  if (!query) return [];
-  const hits = rank(query, opts.limit ?? 50, miniSearchCandidates(indexAt(view).search, view, query));
-  return hits.map((hit) => withPassage(view.byId.get(hit.id)!, hit));
-}
-
-/** A note that matched, before the phrase lift: its score, and how to get MiniSearch's result object for it. */
-export type Scored = { id: string; note: SearchNote; coverage: number; base: number; result: () => SearchResult };
-
-function rank(query: string, limit: number, scored: Scored[]): RankedHit[] {
-  const phrase = normalizePhrase(query);
-  // When some note matches the whole query, notes that share only a minor part of it are noise.
-  const best = scored.reduce((max, h) => Math.max(max, h.coverage), 0);
-  const kept = scored.filter((h) => best < 1 || h.coverage >= 0.25);
-  const candidates = withinReach(kept, limit, phrase.includes(" ") ? EXACT_LIFT : 1).sort((a, b) => b.base - a.base);
-  return topByFinalScore(candidates, phrase, limit).map(({ note, result, score }) => {
-    const r = result();
-    return { id: note.id, score, field: bestField(r), terms: r.terms };
-  });
-}
-
-/**
- * The candidates that could still be in the top `limit` once lifted: a note whose base, lifted,
- * is below the limit-th best base is below `limit` final scores (a final score is never below its
- * base). Dropping those before sorting keeps the answer and spares sorting thousands.
- */
-function withinReach(candidates: Scored[], limit: number, lift: number): Scored[] {
-  if (candidates.length <= limit) return candidates;
-  const bases = Float64Array.from(candidates, (c) => c.base).sort();
-  const floor = bases[bases.length - limit]!;
-  return candidates.filter((c) => c.base * lift >= floor);
-}
-
-/**
- * Candidates from the flat scorer (score.ts); null when it cannot read this index. The coverage
- * rule, the phrase lift and the choice of the top run on the score arrays, so only the notes of
- * the answer become objects; `rank` then orders them exactly as it orders MiniSearch's results.
- */
-function scoredCandidates(search: MiniSearch<SearchDocument>, view: SearchView, query: string, limit: number): Scored[] | null {
-  const terms = queryTerms(query);
-  const scored = scoreQuery(search, terms, { fields: FIELDS, boost: BOOST, weights: WEIGHTS });
-  if (!scored) return null;
+export function rankQuery(view: SearchView, search: TermIndex, query: string, limit: number): RankedHit[] {
+  const scored = scoreQuery(search, queryTerms(query), { fields: FIELDS, boost: BOOST, weights: WEIGHTS });
   const phrase = normalizePhrase(query);
   const asked = Math.max(1, new Set(phrase.split(" ")).size);
   const { docs, matched, score } = scored;
-  // Coverage by number of matched terms (the same formula as miniSearchCandidates).
+  // A note that matches every word of the query outranks one that matches a rare word alone.
   const coverageOf = Array.from({ length: 33 }, (_, m) => Math.min(1, m / asked) ** 2);
   let most = 0;
   for (let i = 0; i < docs.length; i++) most = Math.max(most, matched[docs[i]!]!);
@@ -242,24 +190,29 @@ function scoredCandidates(search: MiniSearch<SearchDocument>, view: SearchView, 
   // base cannot make the top.
   const floor = count > limit ? largest(base.subarray(0, count), limit) : -Infinity;
   const lift = phrase.includes(" ") ? EXACT_LIFT : 1;
-  const notes = notesByDoc(view, scored);
-  const top: { i: number; note: SearchNote; score: number }[] = [];
+  const notes = notesByDoc(view, search);
+  const top: { doc: number; note: SearchNote; score: number }[] = [];
   for (let i = 0; i < count; i++) {
     if (base[i]! * lift < floor) continue;
     const note = notes[kept[i]!];
     if (!note) continue;
     const final = lift > 1 && hasPhrase(note, phrase) ? base[i]! * EXACT_LIFT : base[i]!;
-    const entry = { i, note, score: final };
+    const entry = { doc: kept[i]!, note, score: final };
     if (top.length === limit && !ranksBefore(entry, top[limit - 1]!)) continue;
     let at = top.length;
     while (at > 0 && ranksBefore(entry, top[at - 1]!)) at--;
     top.splice(at, 0, entry);
     if (top.length > limit) top.length = limit;
   }
-  return top.map(({ i, note }) => {
-    const doc = kept[i]!;
-    return { id: note.id, note, coverage: coverageOf[matched[doc]!]!, base: base[i]!, result: () => scored.resultFor(doc) };
+  return top.map(({ doc, note, score }) => {
+    const match = scored.resultFor(doc);
+    return { id: note.id, score, field: bestField(match), terms: match.terms };
   });
+}
+
+/** A ranked hit with its passage: an excerpt of the field it matched best, around the matched words. */
+export function withPassage(note: Note, hit: RankedHit): SearchHit {
+  return { id: hit.id, score: hit.score, field: hit.field, passage: passageAround(fieldText(note, hit.field), hit.terms), terms: hit.terms };
 }
 
 /** The order of the answer: final score, then note id. */
@@ -279,59 +232,21 @@ function largest(values: Float64Array, k: number): number {
   return top[0]!;
 }
 
-// The note of each short document id of the index, per view (the index holds exactly the view).
-const notesOfView = new WeakMap<SearchView, (SearchNote | undefined)[]>();
-function notesByDoc(view: SearchView, scored: ScoredQuery): (SearchNote | undefined)[] {
-  let notes = notesOfView.get(view);
-  if (!notes || notes.length < scored.score.length) {
-    notes = Array.from({ length: scored.score.length }, (_, doc) => view.byId.get(scored.idOf(doc)));
-    notesOfView.set(view, notes);
-  }
-  return notes;
-}
-
-function miniSearchCandidates(search: MiniSearch<SearchDocument>, view: SearchView, query: string): Scored[] {
-  const results = search.search(query, { boost: BOOST, prefix: prefixOf, fuzzy: fuzzyOf, weights: WEIGHTS });
-  const asked = new Set(normalizePhrase(query).split(" ")).size;
-  return results.flatMap((r) => {
-    const note = view.byId.get(String(r.id));
-    if (!note) return [];
-    // A note that matches every word of the query outranks one that matches a rare word alone.
-    const coverage = Math.min(1, r.queryTerms.length / Math.max(1, asked)) ** 2;
-    return [{ id: note.id, note, coverage, base: r.score * coverage, result: () => r }];
+// The note of each doc of an index, kept for the view it was read from while the index is unchanged.
+const notesOfIndex = new WeakMap<TermIndex, { view: SearchView; version: number; notes: (SearchNote | undefined)[] }>();
+function notesByDoc(view: SearchView, index: TermIndex): (SearchNote | undefined)[] {
+  const kept = notesOfIndex.get(index);
+  if (kept && kept.view === view && kept.version === index.version) return kept.notes;
+  const notes = Array.from({ length: index.docLimit }, (_, doc) => {
+    const id = index.idOf(doc);
+    return id === undefined ? undefined : view.byId.get(id);
   });
+  notesOfIndex.set(index, { view, version: index.version, notes });
+  return notes;
 }
 
 // The exact phrase in a title, tag or summary is what a reader means: it lifts a note's score.
 const EXACT_LIFT = 1.5;
-
-/**
- * The `limit` best notes by final score (base, lifted by EXACT_LIFT for the exact phrase), from
- * candidates sorted by base score. The phrase test is the costly part at thousands of matches, so
- * it runs only while a candidate could still enter the top: once even a lifted base falls below
- * the limit-th final score found so far, no later candidate can. The answer is exactly that of
- * lifting every candidate and sorting.
- */
-export function topByFinalScore(candidates: Scored[], phrase: string, limit: number) {
-  const lifts = phrase.includes(" ");
-  const top: (Scored & { score: number })[] = [];
-  const before = (a: { score: number; id: string }, b: { score: number; id: string }) =>
-    a.score > b.score || (a.score === b.score && a.id.localeCompare(b.id) < 0);
-  for (const c of candidates) {
-    const last = top.length >= limit ? top[limit - 1] : undefined;
-    if (last && c.base * (lifts ? EXACT_LIFT : 1) < last.score) break;
-    const exact = lifts && hasPhrase(c.note, phrase);
-    const score = c.base * (exact ? EXACT_LIFT : 1);
-    // Most candidates in reach do not enter the top: compare with the last before placing one.
-    if (last && !before({ score, id: c.id }, last)) continue;
-    const entry = { ...c, score };
-    let at = top.length;
-    while (at > 0 && before(entry, top[at - 1]!)) at--;
-    top.splice(at, 0, entry);
-    if (top.length > limit) top.length = limit;
-  }
-  return top;
-}
 
 /** The fields the exact-phrase rule reads; cheap ones, so ranking never converts a section. */
 function shortFields(note: SearchNote): string[] {
@@ -362,7 +277,7 @@ function indexed(note: Note): SearchDocument {
 const fieldText = (note: Note, field: string): string => searchField(note, field);
 
 /** The field that holds the most matched words, weighted by how much a match there counts. */
-function bestField(result: SearchResult): string {
+function bestField(result: Match): string {
   const weight = new Map<string, number>();
   for (const fields of Object.values(result.match)) {
     for (const f of fields) weight.set(f, (weight.get(f) ?? 0) + 10 + (BOOST[f] ?? 1));

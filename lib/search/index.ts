@@ -18,7 +18,7 @@ import { SearchWorker, type Restore } from "./worker-client";
  * in the read model's folder, so a restart loads it and moves it by the notes changed since.
  */
 
-export { FIELD_LABEL, liveIndex, moveIndex, newSearchIndex, searchNotesReference, SEARCH_OPTIONS, type SearchHit } from "./engine";
+export { FIELD_LABEL, liveIndex, moveIndex, newSearchIndex, type SearchHit } from "./engine";
 
 type State = { worker: SearchWorker | null | undefined };
 // On globalThis: Next loads this module once per bundle layer, and they must share one worker.

@@ -1,24 +1,15 @@
-import MiniSearch from "minisearch";
-
 /**
- * A search index's postings (which notes hold a term in a field, and how often) in one flat array
- * per term and field, instead of MiniSearch's `Map<note, count>`.
+ * One postings list of the search index (./term-index.ts): which notes hold a term in a field, and
+ * how often, as one flat array `[doc, count, doc, count, …]` ascending by doc.
  *
- * Why: at 10,000 notes the index holds 1.9 million postings in 62,000 such maps, 104 MB of heap in
- * the search worker, the largest single part of the server's memory; a `Map` entry costs about
- * 32 bytes and a small map about 170. As `[note, count, note, count, …]` in a plain array of small
- * integers the same index is 70 MB, 58 MB once long lists are trimmed after a build (`trimPostings`),
- * and 50 MB (36 MB of heap, 14 MB of typed arrays) since a long list is an Int32Array; the
- * scorer reads it in order without hashing (bench:read's 30 queries, four warm passes: 205–211 ms
- * against 196–214 ms with plain arrays only; a Uint32Array was 10% slower).
+ * Why not a `Map<doc, count>`: at 10,000 notes the index holds about 1.9 million postings in
+ * 62,000 lists; a `Map` entry costs about 32 bytes and a small map about 170 (104 MB of heap), a
+ * plain array of small integers 70 MB, and 50 MB since a long list is an Int32Array (4 bytes an
+ * element; a Uint32Array was 10% slower to score). The scorer reads a list in order without hashing.
  *
- * MiniSearch gives a note's short id as `_nextId++` when it is added, so a list only ever grows at
- * its end and, like the map it replaces, runs in ascending note order (a map's insertion order):
- * scores are summed in the same order, to the last bit. `Postings` has the part of `Map` that
- * MiniSearch and lib/search/score.ts use; `compact` makes an index create these instead of maps
- * (MiniSearch's private `addTerm`, pinned with the scorer's INTERNALS_VERSION); `loadCompact` reads
- * a saved index straight into them. `postings.test.ts`
- * holds a compacted index equal to MiniSearch's own through random adds, removes, saves and queries.
+ * A note's doc is handed out counting up when it is added, so a list only ever grows at its end
+ * (the fast path of `set`). `postings.test.ts` holds a list equal to a `Map` through random sets,
+ * deletes and trims.
  */
 export class Postings {
   // note, count, note, count…, ascending by note. A short list is a plain array; a long one (past 64
@@ -32,14 +23,16 @@ export class Postings {
   }
 
   /**
-   * From MiniSearch's JSON of one list, `{"note": count}`. Integer keys come in ascending order; a
-   * damaged file's keys ("01") might not, and a list out of order would answer wrongly, so it is sorted.
-   * A long list is kept in its compact form at once (a loaded index does not grow much).
+   * From `toPairs()` of a saved index: doc, count, … with every doc known (`known`) and every count a
+   * positive integer; sorted by doc if it is not (a damaged file). Null when it is not such a list.
    */
-  static fromObject(object: Record<string, number>): Postings {
-    const pairs: number[] = [];
-    for (const key of Object.keys(object)) pairs.push(parseInt(key, 10), object[key]!);
-    const list = new Postings(pairs).sorted();
+  static fromPairs(pairs: unknown[], known: (doc: number) => boolean): Postings | null {
+    if (pairs.length % 2) return null;
+    for (let i = 0; i < pairs.length; i++) {
+      const n = pairs[i];
+      if (!Number.isInteger(n) || (n as number) < i % 2 || (i % 2 === 0 && !known(n as number))) return null;
+    }
+    const list = new Postings(pairs as number[]).sorted();
     list.trim();
     return list;
   }
@@ -64,7 +57,7 @@ export class Postings {
     const pairs = this.pairs;
     let low = 0;
     let high = (this.length >> 1) - 1;
-    // The note being added is nearly always the last one (MiniSearch adds one note's terms at once).
+    // The note being added is nearly always the last one (an index adds one note's terms at once).
     if (high >= 0 && pairs[high * 2] === note) return high * 2;
     while (low <= high) {
       const mid = (low + high) >> 1;
@@ -136,19 +129,9 @@ export class Postings {
     else for (let i = 0; i < end; i += 2) fn(pairs[i + 1]!, pairs[i]!);
   }
 
-  // The iterators walk a copy: MiniSearch's vacuum deletes from the list it iterates, as a map allows.
-  *entries(): IterableIterator<[number, number]> {
-    const pairs = this.pairs.slice(0, this.length);
-    for (let i = 0; i < pairs.length; i += 2) yield [pairs[i]!, pairs[i + 1]!];
-  }
-
-  *keys(): IterableIterator<number> {
-    const pairs = this.pairs.slice(0, this.length);
-    for (let i = 0; i < pairs.length; i += 2) yield pairs[i]!;
-  }
-
-  [Symbol.iterator](): IterableIterator<[number, number]> {
-    return this.entries();
+  /** The list as `[doc, count, …]` (a copy), for a saved index. */
+  toPairs(): number[] {
+    return Array.from(this.pairs.slice(0, this.length));
   }
 
   /**
@@ -186,51 +169,3 @@ export class Postings {
 // below it a typed array's own header (about 130 bytes) would cost more than it saves.
 const LONG = 128;
 const MAX_I32 = 0x7fff_ffff;
-
-type FieldTermData = Map<number, Postings>;
-type Internals = {
-  _index: Iterable<[string, FieldTermData]> & { fetch(term: string, create: () => FieldTermData): FieldTermData };
-  addTerm: (fieldId: number, documentId: number, term: string) => void;
-};
-
-/** Makes a new, empty `search` keep its postings as `Postings`. Returns the same index. */
-export function compact<T>(search: MiniSearch<T>): MiniSearch<T> {
-  const index = search as unknown as Internals;
-  // MiniSearch's own addTerm, but a new list is a Postings, not a Map.
-  index.addTerm = function addTerm(this: Internals, fieldId, documentId, term) {
-    const data = this._index.fetch(term, () => new Map());
-    const list = data.get(fieldId);
-    if (list == null) data.set(fieldId, new Postings([documentId, 1]));
-    else list.set(documentId, (list.get(documentId) || 0) + 1);
-  };
-  return search;
-}
-
-export type SerializedIndex = Parameters<typeof MiniSearch.loadJS>[0];
-
-/**
- * `MiniSearch.loadJS` for an index saved by `toJSON` (serialization version 2), straight into
- * `Postings`: loading through MiniSearch's maps first would hold both at once, 100 MB more at the
- * peak of a start at 10,000 notes.
- */
-export function loadCompact<T>(js: SerializedIndex, options: ConstructorParameters<typeof MiniSearch<T>>[0]): MiniSearch<T> {
-  if (js.serializationVersion !== 2) throw new Error(`search index: serialization version ${js.serializationVersion} is not read here`);
-  const search = compact(MiniSearch.loadJS<T>({ ...js, index: [] }, options));
-  const index = (search as unknown as { _index: Map<string, FieldTermData> })._index;
-  for (const [term, data] of js.index as [string, Record<string, Record<string, number>>][]) {
-    const fields: FieldTermData = new Map();
-    for (const fieldId of Object.keys(data)) fields.set(parseInt(fieldId, 10), Postings.fromObject(data[fieldId]!));
-    index.set(term, fields);
-  }
-  return search;
-}
-
-/**
- * After a build: every long list gives back the room it kept for growing. `long` is the length in
- * elements past which a list becomes an Int32Array (tests lower it, to take small lists that way too).
- */
-export function trimPostings<T>(search: MiniSearch<T>, long = LONG): void {
-  for (const [, data] of (search as unknown as Internals)._index) {
-    for (const list of data.values()) list.trim(long);
-  }
-}

@@ -1,42 +1,13 @@
-import type MiniSearch from "minisearch";
-import type { SearchResult } from "minisearch";
+import type { FieldPostings, TermIndex } from "./term-index";
 
 /**
- * MiniSearch's own query (OR of the terms, BM25 per field with boosts, prefix and fuzzy
- * expansion), scored into flat arrays instead of one result object per matching note.
- *
- * Why: the bench archive's words occur in nearly every note, so a query matches ~10,000 notes,
- * and `MiniSearch.search` builds a `{score, terms, match}` object (and a `Map` entry, and a copy
- * for the answer) per matching note and field before we keep 10 of them: 150–500 ms a query. Here
- * each posting costs a few array writes; the `SearchResult` objects are built for the notes that
- * are returned (`resultFor`). The scores are MiniSearch's to the last bit: the same formula, the
- * same order of additions (`score.test.ts` holds the two equal on random queries).
- *
- * It reads MiniSearch's index structures, which are private in its types (pinned by version in
- * `INTERNALS_VERSION`): `scoreQuery` answers `null` when they are not as expected, and the caller
- * falls back to `MiniSearch.search`.
+ * A query scored on the search index (./term-index.ts) into flat arrays, one slot per doc: the OR
+ * of the query's terms, each with its prefix and typo expansions, BM25 per field with the fields'
+ * boosts, summed over the terms and multiplied by how many of the query's terms a note matched
+ * (the scoring MiniSearch's `search` did, which the index replaced; score.test.ts holds the two
+ * equal on random queries). Each posting costs a few array writes; a match's terms and fields
+ * (`resultFor`) are read for the returned notes only.
  */
-
-// A term's postings per field: `Postings` (./postings.ts), or MiniSearch's own maps.
-type PostingList = { readonly size: number; has(note: number): boolean; forEach(fn: (count: number, note: number) => void): void };
-type FieldTermData = Map<number, PostingList>;
-type Radix = {
-  get(term: string): FieldTermData | undefined;
-  atPrefix(prefix: string): Iterable<[string, FieldTermData]>;
-  fuzzyGet(term: string, maxDistance: number): Map<string, [FieldTermData, number]>;
-};
-type Internals = {
-  _index: Radix;
-  _documentCount: number;
-  _nextId: number;
-  _dirtCount: number;
-  _fieldIds: Record<string, number>;
-  _fieldLength: Map<number, number[]>;
-  _avgFieldLength: number[];
-  _documentIds: Map<number, string>;
-};
-
-export const INTERNALS_VERSION = "7.2.0";
 
 export type QueryTerm = { term: string; prefix: boolean; fuzzy: number | false };
 export type ScoreOptions = {
@@ -45,78 +16,80 @@ export type ScoreOptions = {
   weights: { prefix: number; fuzzy: number };
 };
 
-// MiniSearch's defaults (bm25 k, b, d and maxFuzzy), which the app does not change.
+// BM25's k, b and d (MiniSearch's defaults, kept), and the most edits a typo may be.
 const K = 1.2;
 const B = 0.7;
 const D = 0.5;
 const MAX_FUZZY = 6;
-// Matched query terms are kept as bits of one 32-bit word per note.
+// Matched query terms are kept as bits of one 32-bit word per note: terms past the 31st distinct
+// one of a query are not searched.
 const MAX_TERMS = 31;
 
 /** One derived term (the query term itself, or a prefix or fuzzy expansion of it) and its weight. */
-type Derived = { term: string; weight: number; data: FieldTermData };
-/** A query term with the index terms it reaches, in MiniSearch's order: exact, prefixes, fuzzy. */
+type Derived = { term: string; weight: number; data: FieldPostings };
+/** A query term with the index terms it reaches: exact, prefixes, typos. */
 type Spec = { source: string; bit: number; derived: Derived[] };
 
 export type ScoredQuery = {
-  /** Short document ids that matched, in no particular order. */
+  /** The docs that matched, in no particular order. */
   docs: Int32Array;
-  /** MiniSearch's final score (sum × number of matched query terms), indexed by short id. */
+  /** The score (sum × number of matched query terms), indexed by doc. */
   score: Float64Array;
-  /** How many distinct query terms each note matched, indexed by short id. */
+  /** How many distinct query terms each note matched, indexed by doc. */
   matched: Uint8Array;
-  /** The external id (the note id) of a short id. */
+  /** The note id of a doc. */
   idOf: (doc: number) => string;
-  /** The `SearchResult` MiniSearch would give for this note (terms, queryTerms, match), built on demand. */
-  resultFor: (doc: number) => SearchResult;
+  /** Which terms of the index a note matched, from which query terms, in which fields; built on demand. */
+  resultFor: (doc: number) => Match;
 };
 
-// BM25's length term of each note in each field, `K * (1 - B + B * length / average)` exactly as
-// MiniSearch computes it, one typed array per field; recomputed when the index changed (per commit).
-const norms = new WeakMap<object, { stamp: string; byField: Float64Array[] }>();
+/** What a note matched: the index terms, the query terms they came from, the fields of each term. */
+export type Match = { id: string; score: number; terms: string[]; queryTerms: string[]; match: Record<string, string[]> };
 
-function lengthNorms(index: Internals, fieldCount: number): Float64Array[] {
-  const stamp = `${index._nextId}:${index._documentCount}`;
+// BM25's length term of each note in each field, `K * (1 - B + B * length / average)`, one typed
+// array per field; computed again when the index changed (per commit).
+const norms = new WeakMap<TermIndex, { version: number; byField: Float64Array[] }>();
+
+function lengthNorms(index: TermIndex): Float64Array[] {
   const cached = norms.get(index);
-  if (cached && cached.stamp === stamp) return cached.byField;
-  const byField = Array.from({ length: fieldCount }, () => new Float64Array(index._nextId));
-  for (const [doc, perField] of index._fieldLength) {
-    for (let f = 0; f < fieldCount; f++) byField[f]![doc] = K * (1 - B + (B * perField[f]!) / index._avgFieldLength[f]!);
-  }
-  norms.set(index, { stamp, byField });
+  if (cached && cached.version === index.version) return cached.byField;
+  const n = index.docLimit;
+  const byField = index.fields.map((_, f) => {
+    const norm = new Float64Array(n);
+    const average = index.averageLength(f);
+    for (let doc = 0; doc < n; doc++) norm[doc] = K * (1 - B + (B * index.fieldLength(f, doc)) / average);
+    return norm;
+  });
+  norms.set(index, { version: index.version, byField });
   return byField;
 }
 
-export function scoreQuery(search: object, terms: readonly QueryTerm[], options: ScoreOptions): ScoredQuery | null {
-  const index = search as Internals;
-  if (!index._index || !(index._fieldLength instanceof Map) || index._dirtCount !== 0) return null;
-  const sources = [...new Set(terms.map((t) => t.term))];
-  if (sources.length > MAX_TERMS) return null;
-
-  const fieldIds = options.fields.map((f) => index._fieldIds[f] ?? -1);
-  const fieldCount = Object.keys(index._fieldIds).length;
-  const byField = lengthNorms(index, fieldCount);
-  const n = index._nextId;
+export function scoreQuery(index: TermIndex, query: readonly QueryTerm[], options: ScoreOptions): ScoredQuery {
+  const sources = [...new Set(query.map((t) => t.term))].slice(0, MAX_TERMS);
+  const terms = query.filter((t) => sources.includes(t.term));
+  const fieldIds = options.fields.map((f) => index.fields.indexOf(f));
+  const byField = lengthNorms(index);
+  const n = index.docLimit;
+  const documentCount = index.documentCount;
   const total = new Float64Array(n);
   const docs = new Int32Array(n);
   const { spec, mask, seen, touched } = scratchFor(n);
   let docCount = 0;
 
-  const specs = terms.map((t) => expand(index._index, t, sources.indexOf(t.term), options.weights));
+  const specs = terms.map((t) => expand(index, t, sources.indexOf(t.term), options.weights));
   for (const { bit, derived } of specs) {
     let touchedCount = 0;
     for (const { weight, data } of derived) {
       for (let i = 0; i < options.fields.length; i++) {
         const fieldId = fieldIds[i]!;
-        const freqs = data.get(fieldId);
+        const freqs = fieldId < 0 ? undefined : data.get(fieldId);
         if (!freqs) continue;
         const field = options.fields[i]!;
         const fieldBoost = options.boost[field] || 1;
         const normOf = byField[fieldId]!;
         const matching = freqs.size;
-        const idf = Math.log(1 + (index._documentCount - matching + 0.5) / (matching + 0.5));
-        // MiniSearch multiplies termWeight * termBoost * fieldBoost * docBoost * rawScore, in that order.
-        const factor = weight * 1 * fieldBoost * 1;
+        const idf = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+        const factor = weight * fieldBoost;
         // forEach, not for…of: no [key, value] pair per posting.
         freqs.forEach((tf, doc) => {
           const weighted = factor * (idf * (D + (tf * (K + 1)) / (tf + normOf[doc]!)));
@@ -150,8 +123,8 @@ export function scoreQuery(search: object, terms: readonly QueryTerm[], options:
     docs: docs.subarray(0, docCount),
     score,
     matched,
-    idOf: (doc) => index._documentIds.get(doc) ?? "",
-    resultFor: (doc) => resultFor(doc, specs, options.fields, fieldIds, score[doc]!, index._documentIds.get(doc) ?? ""),
+    idOf: (doc) => index.idOf(doc) ?? "",
+    resultFor: (doc) => resultFor(doc, specs, options.fields, fieldIds, score[doc]!, index.idOf(doc) ?? ""),
   };
 }
 
@@ -166,25 +139,26 @@ function scratchFor(n: number) {
   return scratch;
 }
 
-function expand(radix: Radix, query: QueryTerm, bit: number, weights: ScoreOptions["weights"]): Spec {
+function expand(index: TermIndex, query: QueryTerm, bit: number, weights: ScoreOptions["weights"]): Spec {
   const derived: Derived[] = [];
-  const exact = radix.get(query.term);
+  const exact = index.postings(query.term);
   if (exact) derived.push({ term: query.term, weight: 1, data: exact });
-  let fuzzyMatches: Map<string, [FieldTermData, number]> | undefined;
+  let typos: Map<string, [FieldPostings, number]> | undefined;
   if (query.fuzzy) {
     const maxDistance = query.fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(query.term.length * query.fuzzy)) : query.fuzzy;
-    if (maxDistance) fuzzyMatches = radix.fuzzyGet(query.term, maxDistance);
+    if (maxDistance) typos = index.withinDistance(query.term, maxDistance);
   }
+  // A longer term counts less the more it adds; a term reached both ways counts as a prefix.
   if (query.prefix) {
-    for (const [term, data] of radix.atPrefix(query.term)) {
+    for (const [term, data] of index.withPrefix(query.term)) {
       const distance = term.length - query.term.length;
       if (!distance) continue;
-      fuzzyMatches?.delete(term);
+      typos?.delete(term);
       derived.push({ term, weight: (weights.prefix * term.length) / (term.length + 0.3 * distance), data });
     }
   }
-  if (fuzzyMatches) {
-    for (const [term, [data, distance]] of fuzzyMatches) {
+  if (typos) {
+    for (const [term, [data, distance]] of typos) {
       if (!distance) continue;
       derived.push({ term, weight: (weights.fuzzy * term.length) / (term.length + distance), data });
     }
@@ -192,14 +166,14 @@ function expand(radix: Radix, query: QueryTerm, bit: number, weights: ScoreOptio
   return { source: query.term, bit, derived };
 }
 
-/** The result object MiniSearch builds for one note, rebuilt from the same walk (same key order). */
-function resultFor(doc: number, specs: Spec[], fields: readonly string[], fieldIds: number[], score: number, id: string): SearchResult {
+/** What one note matched, read from the same expansions. */
+function resultFor(doc: number, specs: Spec[], fields: readonly string[], fieldIds: number[], score: number, id: string): Match {
   const match: Record<string, string[]> = {};
   const queryTerms: string[] = [];
   for (const { source, derived } of specs) {
     for (const { term, data } of derived) {
       const found: string[] = [];
-      for (let i = 0; i < fields.length; i++) if (data.get(fieldIds[i]!)?.has(doc)) found.push(fields[i]!);
+      for (let i = 0; i < fields.length; i++) if (fieldIds[i]! >= 0 && data.get(fieldIds[i]!)?.has(doc)) found.push(fields[i]!);
       if (!found.length) continue;
       match[term] = found;
       if (!queryTerms.includes(source)) queryTerms.push(source);

@@ -8,7 +8,7 @@ import type { Note } from "@/lib/notes/schema";
 import { benchNote } from "@/scripts/bench-notes";
 import { seedNotes, viewOf } from "@/lib/testing/seed";
 import { tempDir } from "@/lib/store/testing";
-import { searchNotesReference, type SearchHit } from "./engine";
+import { searchInThread, searchQuery, type SearchHit } from "./engine";
 import { loadIndex } from "./saved-index";
 import { forgetAnswers, searchNotes, searchReady, startSearchWorker } from "./index";
 
@@ -25,6 +25,9 @@ const parse = (text: string): Note => {
 const seed = seedNotes();
 const generated = Array.from({ length: 60 }, (_, i) => parse(benchNote(21 + i, `Generated note ${21 + i}.`)));
 const pool = [...seed, ...generated];
+// The in-thread engine's answer, no cache.
+const searchNotesReference = (view: ReturnType<typeof viewOf>, q: string, opts: { limit?: number } = {}) =>
+  searchInThread(view, searchQuery(q), opts.limit ?? 50);
 const QUERIES = ["sparse attention", "transactional state", "AFN-016", "checkpoint evidence", "tokeniz", "Phase 5", "quasicrystal ledger", "zyzzogeton"];
 
 // tsx's require hook, registered in the worker's own thread, compiles the entry and what it imports.
@@ -99,8 +102,7 @@ describe("the search worker", () => {
       delete (globalThis as Record<symbol, unknown>)[Symbol.for("field-notes.search-index")];
       searchNotesReference(view, "warm");
     };
-    // ... or loaded from the saved file, as the worker loads it (a loaded radix tree orders a
-    // prefix's expansions, and so sums their scores, in another order than the one built).
+    // ... or loaded from the saved file, as the worker loads it.
     const loadReference = (view: ReturnType<typeof viewOf>) => {
       const loaded = loadIndex(file)!;
       expect(loaded.commit).toBe(view.commit);

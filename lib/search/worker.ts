@@ -2,7 +2,6 @@ import { parentPort } from "node:worker_threads";
 import type { Note } from "@/lib/notes/schema";
 import { searchDocument } from "./fields";
 import { newSearchIndex, phraseFields, rankQuery, type SearchNote, type SearchView } from "./engine";
-import { trimPostings } from "./postings";
 import { loadIndex, saveIndex } from "./saved-index";
 import type { ToWorker, FromWorker } from "./worker-protocol";
 
@@ -158,10 +157,10 @@ function handle(message: ToWorker): FromWorker | null {
       // After a build (or a big push) the lists have stopped growing: their spare room goes back
       // (at 10,000 notes 1.7 MB in 56 ms, since long lists grow as typed arrays; too slow for every commit).
       if (addedSinceTrim >= TRIM_AFTER_ADDS) {
-        trimPostings(search);
+        search.trim();
         addedSinceTrim = 0;
       }
-      // A new view object: ranking caches per view (the notes by MiniSearch's short ids).
+      // A new view object: ranking caches per view (the notes by the index's docs).
       view = { commit: message.commit, byId: notes };
       warmUp();
       return { id: message.id, ok: true, value: null };
