@@ -48,6 +48,18 @@ const config = [
       ],
     },
   },
+  {
+    // Search owns its index (lib/search/term-index.ts, docs/decisions/search-own-index.md): MiniSearch
+    // is only the reference that tests and bench:search compare the ranking with.
+    files: ["**/*.ts", "**/*.tsx"],
+    ignores: ["lib/testing/**", "**/*.test.ts", "scripts/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "minisearch", message: "Search runs on its own index (lib/search/term-index.ts); MiniSearch is a dev dependency for tests." }] },
+      ],
+    },
+  },
 ];
 
 export default config;

@@ -81,6 +81,12 @@ describe("layer rules", { timeout: 300_000 }, () => {
     expect(await problems("lib/content", 'export const refs = ["refs/heads/", "main", "refs/tags/v1"];\n')).toEqual([]);
   });
 
+  it("keeps MiniSearch out of the app: search runs on its own index", async () => {
+    const sample = 'import MiniSearch from "minisearch";\nexport const m = MiniSearch;\n';
+    expect(await problems("lib/search", sample)).toEqual([expect.stringContaining("no-restricted-imports")]);
+    expect(await problems("lib/testing", sample)).toEqual([]);
+  });
+
   it("fails on an import cycle", async () => {
     fs.mkdirSync(fixture, { recursive: true });
     fs.writeFileSync(path.join(fixture, "a.ts"), 'import { b } from "@/lib/lint-fixture-cycle/b";\nexport const a = (): number => b();\n');
