@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { config } from "@/lib/env";
 import { formatMapping, formatReport, runImport } from "@/lib/import/import";
+import { branchName } from "@/lib/import/source";
 import { sectionTable } from "@/lib/import/mapping";
 import { statusTable } from "@/lib/import/status";
 import { ensureContentRepo } from "@/lib/store/api";
@@ -55,17 +56,6 @@ async function main() {
   if (values.plan) console.log(`${formatMapping(statusTable(values.status), sectionTable(values.section))}\n`);
   console.log(formatReport(report, values.plan ? "plan" : "import"));
   if (report.published === false) process.exitCode = 1;
-}
-
-/** imports/<last part of the source's path>, e.g. imports/payments for ../payments or git@host:team/payments.git. */
-function branchName(source: string): string {
-  const last = source.replace(/\/+$/, "").split(/[/:]/).pop() ?? "";
-  return (
-    last
-      .replace(/\.git$/, "")
-      .replace(/[^A-Za-z0-9._-]+/g, "-")
-      .replace(/^[.-]+/, "") || "source"
-  );
 }
 
 main().catch((e: unknown) => {

@@ -30,6 +30,15 @@ export type ImportOptions = {
   plan: boolean;
   history: boolean;
   publish: boolean;
+  /** Told where the import is: each stage as it begins, and after each commit written (the studio's progress bar). */
+  onProgress?: (p: ImportProgress) => void;
+};
+
+/** How far an import is: records done are those whose every commit is written. */
+export type ImportProgress = {
+  stage: "reading" | "writing" | "publishing" | "done";
+  records: { done: number; total: number };
+  commits: { done: number; total: number };
 };
 
 export type ImportReport = {
@@ -52,6 +61,8 @@ export async function runImport(store: ContentStore, opts: ImportOptions): Promi
   const table = statusTable(opts.status);
   const sections = sectionTable(opts.sections ?? []);
   if (opts.prefix !== null && !/^[A-Z][A-Z0-9]*$/.test(opts.prefix)) throw new Error(`--prefix ${opts.prefix}: expected capital letters and digits, like ADR`);
+  const tell = opts.onProgress ?? (() => {});
+  tell({ stage: "reading", records: { done: 0, total: 0 }, commits: { done: 0, total: 0 } });
   const source = await openSource(opts.source);
   try {
     const folder = await findRecordsFolder(source, opts.path);
@@ -89,19 +100,45 @@ export async function runImport(store: ContentStore, opts: ImportOptions): Promi
     };
     if (opts.plan) return report;
     const extra = phaseFileFor(opts.phase, facts, source.label);
-    const written = await writeImport(store, opts.branch, facts, plan, extra);
+    const progress = commitProgress(plan);
+    tell(progress.at(0));
+    let done = 0;
+    const written = await writeImport(store, opts.branch, facts, plan, extra, () => tell(progress.at(++done)));
     report.head = written.head;
     report.drafts = [...written.drafts.keys()];
     report.written = plan.commits.length + [...plan.drafts.values()].reduce((n, c) => n + c.length, 0);
     if (opts.publish && report.head) {
+      tell({ ...progress.at(done), stage: "publishing" });
       const outcome = await publishImport(store, opts.branch);
       report.published = outcome.published;
       report.publishFindings = outcome.findings;
     }
+    tell({ ...progress.at(done), stage: "done" });
     return report;
   } finally {
     await source.close();
   }
+}
+
+/**
+ * Progress by commits written, in the order writeImport writes them (the branch's, then each
+ * draft's): a record is done once its last commit is; a record with none (refused, a conflict) is
+ * done from the start.
+ */
+function commitProgress(plan: ImportPlan): { at(done: number): ImportProgress } {
+  const order = [...plan.commits, ...[...plan.drafts.values()].flat()];
+  const last = new Map<string, number>();
+  order.forEach((c, i) => {
+    for (const id of c.notes.keys()) last.set(id, i + 1);
+  });
+  const total = plan.records.length;
+  return {
+    at: (done) => ({
+      stage: "writing",
+      records: { done: Math.max(0, total - [...last.values()].filter((n) => n > done).length), total },
+      commits: { done, total: order.length },
+    }),
+  };
 }
 
 async function readInput(source: Source, folder: string, facts: ArchiveFacts, history: boolean): Promise<{ input: InputCommit[]; since: number }> {

@@ -13,6 +13,7 @@ import { scanText } from "@/lib/rules/archive-policy";
 
 const run = promisify(execFile);
 const MAX_BUFFER = 1 << 30;
+const CLONE_TIMEOUT_MS = 10 * 60_000;
 
 export type SourceChange = { status: "A" | "M" | "D" | "R"; path: string; from?: string };
 
@@ -65,7 +66,7 @@ export async function openSource(source: string): Promise<Source> {
     try {
       // Never a prompt (a host asking for a password would hang the command), never the user's askpass.
       const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "" };
-      await run("git", ["clone", "--quiet", "--bare", "--", source, tmp], { maxBuffer: MAX_BUFFER, env });
+      await run("git", ["clone", "--quiet", "--bare", "--", source, tmp], { maxBuffer: MAX_BUFFER, env, timeout: CLONE_TIMEOUT_MS });
     } catch (e) {
       await close();
       throw new Error(`${shown}: could not clone the repository (${cloneFailure(e, source, shown)}); nothing was imported`);
@@ -111,6 +112,17 @@ function cloneFailure(e: unknown, source: string, label: string): string {
     .replace(/\/\/[^@/\s]+@/g, "//");
 }
 
+/** imports/<last part of the source's path>, e.g. imports/payments for ../payments or git@host:team/payments.git. */
+export function branchName(source: string): string {
+  const last = source.replace(/\/+$/, "").split(/[/:]/).pop() ?? "";
+  return (
+    last
+      .replace(/\.git$/, "")
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/^[.-]+/, "") || "source"
+  );
+}
+
 /** Every file under `folder` at the tip (a repository's HEAD, or the folder as it is). */
 export async function listFiles(source: Source, folder = ""): Promise<string[]> {
   if (source.gitdir) {
@@ -123,7 +135,7 @@ export async function listFiles(source: Source, folder = ""): Promise<string[]> 
   return entries.filter((e) => e.isFile()).map((e) => path.relative(source.dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"));
 }
 
-/** `--path`, or the first usual folder that holds records (`content` only with ADR-like names). */
+/** `--path`, or the first usual folder that holds records (`content` only with ADR-like names), or the top when its files have ADR-like names. */
 export async function findRecordsFolder(source: Source, given?: string): Promise<string> {
   if (given) {
     const files = (await listFiles(source, given)).filter(isRecordFile);
@@ -135,6 +147,9 @@ export async function findRecordsFolder(source: Source, given?: string): Promise
     const adrLike = files.filter((f) => /(^|\/)(adr[-_]?)?\d+[-_]/i.test(f));
     if (files.length && (folder !== "content" || adrLike.length)) return folder;
   }
+  // A zip of the records folder itself: ADR-like names at the top.
+  const top = (await listFiles(source)).filter((f) => !f.includes("/") && isRecordFile(f) && /^(adr[-_]?)?\d+[-_]/i.test(f));
+  if (top.length) return ".";
   throw new Error(`${source.label}: no records found in ${USUAL_FOLDERS.join(", ")}; name the folder with --path`);
 }
 

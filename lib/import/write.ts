@@ -95,8 +95,9 @@ export function phaseFileFor(name: string, facts: ArchiveFacts, sourceLabel: str
 /**
  * Writes the plan: the branch's commits onto a work ref, each draft record's commits onto a work
  * ref of its own (based on the import's head, where its phase exists), then every ref moved by
- * compare-and-swap from what it held. A failure while writing deletes the work refs, so the content
- * repository's branches are as they were (objects already written are unreferenced garbage).
+ * compare-and-swap from what it held. A failure while writing deletes the work refs, and a ref that
+ * cannot move puts back those already moved, so the content repository's branches are as they were
+ * (objects already written are unreferenced garbage).
  */
 export async function writeImport(
   store: ContentStore,
@@ -104,12 +105,13 @@ export async function writeImport(
   facts: ArchiveFacts,
   plan: Pick<ImportPlan, "commits" | "drafts">,
   extra: { path: string; text: string } | null,
+  onCommit: (c: OutputCommit) => void = () => {},
 ): Promise<{ head: string | null; drafts: Map<string, string> }> {
   const works: { work: string; ref: string; expected: string | null; head: string | null }[] = [];
   try {
     let head = facts.branchHead;
     if (plan.commits.length) {
-      const built = await chain(store, importWorkRef(branch), facts.base, plan.commits, extra);
+      const built = await chain(store, importWorkRef(branch), facts.base, plan.commits, extra, onCommit);
       works.push({ work: importWorkRef(branch), ref: importRef(branch), expected: facts.branchHead, head: built });
       head = built;
     }
@@ -118,22 +120,34 @@ export async function writeImport(
       const expected = await store.resolve(ref);
       const work = importWorkRef(`${branch}-draft-${id}`);
       const needsPhase = !expected && !head ? extra : null;
-      works.push({ work, ref, expected, head: await chain(store, work, expected ?? head ?? facts.base, commits, needsPhase) });
+      works.push({ work, ref, expected, head: await chain(store, work, expected ?? head ?? facts.base, commits, needsPhase, onCommit) });
     }
-    for (const w of works) await store.updateRef(w.ref, w.expected, w.head);
+    // Every ref or none: a ref that cannot move (it moved meanwhile, a lock) puts back the ones already moved.
+    const moved: typeof works = [];
+    try {
+      for (const w of works) {
+        await store.updateRef(w.ref, w.expected, w.head);
+        moved.push(w);
+      }
+    } catch (e) {
+      for (const w of moved.reverse())
+        await store.updateRef(w.ref, w.head, w.expected).catch((undo: unknown) => console.error(`import: could not put ${w.ref} back`, undo));
+      throw e;
+    }
     return { head, drafts: new Map(works.filter((w) => w.ref !== importRef(branch)).map((w) => [w.ref.slice(DRAFTS_PREFIX.length), w.head!])) };
   } finally {
     for (const w of works) if (w.head) await store.updateRef(w.work, w.head, null).catch(() => undefined);
   }
 }
 
-/** Commits one after another on `work` (created from nothing), the first built on `base`. */
+/** Commits one after another on `work` (created from nothing), the first built on `base`; `onCommit` after each (a progress bar). */
 async function chain(
   store: ContentStore,
   work: string,
   base: string,
   commits: readonly OutputCommit[],
   extra: { path: string; text: string } | null,
+  onCommit: (c: OutputCommit) => void,
 ): Promise<string> {
   const stale = await store.resolve(work);
   if (stale) await store.updateRef(work, stale, null);
@@ -162,6 +176,7 @@ async function chain(
           throw e;
         });
       if (rev) head = rev.commit;
+      onCommit(c);
     }
   } catch (e) {
     // This chain's own work ref goes with it; the caller removes the ones already finished.
