@@ -55,6 +55,10 @@ const API_RULES: Record<string, Partial<Record<Method, Rule | typeof PUBLIC>>> =
   "api/studio/webhooks/route.ts": { GET: authorOnly, POST: authorOnly },
   "api/studio/webhooks/[id]/route.ts": { DELETE: authorOnly },
   "api/studio/phases/[slug]/close/route.ts": { POST: authorOnly },
+  "api/studio/import/uploads/route.ts": { POST: authorOnly },
+  "api/studio/import/plan/route.ts": { POST: authorOnly },
+  "api/studio/import/jobs/route.ts": { POST: authorOnly },
+  "api/studio/import/jobs/[id]/route.ts": { GET: authorOnly },
   "api/studio/phases/[slug]/reopen/route.ts": { POST: authorOnly },
   "api/studio/reviews/route.ts": { GET: anyone() },
   "api/studio/reviewers/route.ts": { GET: anyone() },
@@ -168,7 +172,8 @@ describe("each API method refuses the callers its rule refuses", () => {
           const got = await call(caller);
           if (rule[role]) {
             expect([401, 403], `${caller.label} may call it, got ${got.status} ${got.code}`).not.toContain(got.status);
-            if (method === "GET") expect(got.status, `${caller.label} reads it`).toBe(200);
+            // An import job's address names a job in memory: none is running here, so it answers on the merits, 404.
+            if (method === "GET") expect(got.status, `${caller.label} reads it`).toBe(file === "api/studio/import/jobs/[id]/route.ts" ? 404 : 200);
             // 400: the JSON routes refuse "{ not json"; 415: the upload route refuses any body but multipart. Either way the body was reached.
             // A DELETE whose only input is its address (a webhook receiver's id) reads no body: it answers on the merits, 404 for no such receiver.
             else if (file === "api/studio/webhooks/[id]/route.ts") expect(got, caller.label).toMatchObject({ status: 404, code: "not-found" });

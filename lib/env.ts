@@ -74,6 +74,8 @@ const schema = z.object({
     .optional(),
   // Whether a mirror of CONTENT_REMOTE follows the remote's main when it is moved back (a force-push): 1 follows (logged), unset or 0 refuses.
   ALLOW_MAIN_REWIND: z.enum(["0", "1"], { error: "must be 1 (follow a force-pushed main) or 0 (refuse it, the default)" }).optional(),
+  // Whether the studio's Import page may read a folder on the server (a file:// URL): 1 allows, unset or 0 refuses.
+  IMPORT_ALLOW_LOCAL: z.enum(["0", "1"], { error: "must be 1 (the Import page may read file:// URLs) or 0 (refuse them, the default)" }).optional(),
   ...webhookEnvSchema.shape,
   ...authEnvSchema.shape,
   ...mailEnvSchema.shape,
@@ -98,6 +100,8 @@ export type AppConfig = {
   reviewApprovals: number;
   /** ALLOW_MAIN_REWIND=1: a mirror follows the remote's main when it is moved back (logged loudly); otherwise it refuses. */
   allowMainRewind: boolean;
+  /** IMPORT_ALLOW_LOCAL=1: the studio's Import page reads file:// URLs (folders on the server); otherwise refused. */
+  importAllowLocal: boolean;
   auth: AuthConfig;
   /** Outgoing webhooks set by environment (WEBHOOK_URLS, WEBHOOK_SECRET, WEBHOOK_TIMEOUT_SECONDS). */
   webhooks: WebhookConfig;
@@ -142,6 +146,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     heapGrowingPercent: result.data.HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT,
     reviewApprovals: result.data.REVIEW_APPROVALS ?? 1,
     allowMainRewind: result.data.ALLOW_MAIN_REWIND === "1",
+    importAllowLocal: result.data.IMPORT_ALLOW_LOCAL === "1",
     auth: auth.config,
     webhooks: webhooks.config,
     mail: mailConfigOf(result.data, siteUrl),
@@ -160,6 +165,7 @@ export function config(): AppConfig {
     HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT,
     REVIEW_APPROVALS: process.env.REVIEW_APPROVALS,
     ALLOW_MAIN_REWIND: process.env.ALLOW_MAIN_REWIND,
+    IMPORT_ALLOW_LOCAL: process.env.IMPORT_ALLOW_LOCAL,
     ...Object.fromEntries(WEBHOOK_ENV_KEYS.map((k) => [k, process.env[k]])),
     ...Object.fromEntries(AUTH_ENV_KEYS.map((k) => [k, process.env[k]])),
     ...Object.fromEntries(MAIL_ENV_KEYS.map((k) => [k, process.env[k]])),

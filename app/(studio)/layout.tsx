@@ -31,7 +31,12 @@ export default async function StudioLayout({ children }: { children: ReactNode }
                   { href: "/studio", label: "Notes" },
                   { href: "/studio/reviews", label: "Reviews" },
                   { href: "/studio/phases", label: "Phases" },
-                  ...(actor.role === "author" ? [{ href: "/studio/webhooks", label: "Webhooks" }] : []),
+                  ...(actor.role === "author"
+                    ? [
+                        { href: "/studio/import", label: "Import" },
+                        { href: "/studio/webhooks", label: "Webhooks" },
+                      ]
+                    : []),
                   { href: "/studio/account", label: "Your name" },
                 ]
               : []

@@ -62,6 +62,12 @@ export const API_ERRORS = {
   "image-too-complex": 422,
   "image-refused": 422,
   "review-refused": 422,
+  // The studio's import form: a field the rules refuse (every problem in `where`), a source that
+  // cannot be read (a clone that fails, no records), an uploaded zip refused (a path outside its
+  // folder, a link, a zip bomb).
+  "invalid-import": 422,
+  "import-source": 422,
+  "bad-zip": 422,
   // A review request naming someone who cannot approve the note (no such account, not a reviewer, one of its authors).
   "not-a-reviewer": 422,
   // The git remote is out of reach: nothing was written, the same request can be sent again.

@@ -21,6 +21,8 @@ export const PAGE_RULES: Record<string, PageRule> = {
   "(studio)/studio/notifications/settings/page.tsx": "sign-in",
   // Receivers and their secrets: authors only, as GET /api/studio/webhooks.
   "(studio)/studio/webhooks/page.tsx": "author",
+  // Writes branches and drafts from another repository: authors only, as /api/studio/import/….
+  "(studio)/studio/import/page.tsx": "author",
   "(studio)/studio/notes/[id]/page.tsx": "404",
   "(studio)/studio/notes/new/page.tsx": "sign-in",
   "(studio)/studio/notes/[id]/review/page.tsx": "404",
