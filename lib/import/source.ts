@@ -73,7 +73,8 @@ export async function openSource(source: string): Promise<Source> {
     }
     return { label, shown, gitdir: tmp, dir: tmp, close };
   }
-  const dir = path.resolve(source);
+  // Paths given at run time (turbopackIgnore: the studio's routes bundle this; nothing here is a project file to trace).
+  const dir = path.resolve(/*turbopackIgnore: true*/ source);
   const local = path.basename(dir);
   const stat = await fs.stat(dir).catch(() => null);
   if (!stat?.isDirectory()) throw new Error(`${source}: no such folder or repository`);
@@ -82,7 +83,7 @@ export async function openSource(source: string): Promise<Source> {
     .catch(() => null);
   // A folder inside some other repository is a plain folder unless it is that repository's top.
   const top = gitdir ? await run("git", ["rev-parse", "--is-bare-repository", "--show-toplevel"], { cwd: dir }).then((r) => r.stdout.trim().split("\n")) : null;
-  const isRepo = gitdir !== null && (top?.[0] === "true" || path.resolve(top?.[1] ?? "") === dir);
+  const isRepo = gitdir !== null && (top?.[0] === "true" || path.resolve(/*turbopackIgnore: true*/ top?.[1] ?? "") === dir);
   return { label: local, shown: local, gitdir: isRepo ? gitdir : null, dir, close: async () => {} };
 }
 

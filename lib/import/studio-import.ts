@@ -134,9 +134,10 @@ export async function planStudioImport(_actor: StudioActor, body: ImportFields):
 /** POST /api/studio/import/jobs: the run, started as a job (202); 409 while another runs. */
 export async function startStudioImport(actor: StudioActor, body: ImportFields): Promise<ImportJobView> {
   const source = await sourceOf(body);
+  const store = await getContentStore();
+  // No await between this check and the start: two requests cannot both pass it.
   const running = runningJob();
   if (running) throw new ApiError(409, "busy", `an import started by ${running.by} is running (job ${running.id}); one runs at a time, try again when it ends`);
-  const store = await getContentStore();
   const job = startJob<ImportResultView, ImportJobError>(
     actor.name,
     async (progress) => {

@@ -7,6 +7,7 @@ import { strToU8, zipSync, type Zippable } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/env";
 import { sourceRepo, type SourceRepo } from "@/lib/import/testing";
+import { acquireRefLock } from "@/lib/store/ref-update";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { answer, BASE, params, request, studioFixture, type Caller, type Json } from "@/lib/testing/studio";
 import * as uploads from "./uploads/route";
@@ -174,6 +175,10 @@ describe("the studio's import API", () => {
     expect(planned.records[1].empty).toContain("Invariant");
     expect(planned.skipped).toEqual([expect.objectContaining({ file: "docs/adr/README.md" })]);
     expect(planned.mapping).toMatch(/proposed → hypothesis/);
+    // A zip of the records folder itself: its files are the records.
+    const bare = ok(await api.upload(f.author, zipSync({ "adr/0006-cache-sessions.md": strToU8(fixture("0006-cache-sessions.md")) }), "adr.zip"), 201);
+    const flat = ok(await api.plan(f.author, { source: { kind: "upload", upload: bare.id } }));
+    expect(flat).toMatchObject({ folder: ".", records: [{ id: "ADR-006", file: "0006-cache-sessions.md" }] });
     expect(refs()).toBe(before);
   });
 
@@ -214,19 +219,17 @@ describe("the studio's import API", () => {
     again.commit({ "adr/0011-cache-sessions.md": fixture("0006-cache-sessions.md") }, ann, "2022-03-01T10:00:00+00:00", "Cache sessions");
     again.commit({ "adr/0012-logging.md": fixture("0007-logging.md") }, bo, "2022-04-01T10:00:00+00:00", "Logging");
     const before = refs();
-    // Someone else (native git: a lock it cannot tell is stale) holds the draft's ref while the run moves its refs.
-    const lock = path.join(f.gitdir, "refs/heads/drafts/ADR-012.lock");
-    fs.mkdirSync(path.dirname(lock), { recursive: true });
-    fs.writeFileSync(lock, "");
+    // A live writer holds the draft's ref while the run moves its refs (never taken from it, however long the run takes).
+    const lock = await acquireRefLock(f.gitdir, "refs/heads/drafts/ADR-012");
     try {
       const started = ok(await api.start(f.author, { source: { kind: "url", url: pathToFileURL(again.dir).href } }), 202);
       const { end } = await finish(started.id);
       expect(end.state).toBe("failed");
       expect(end.error).toMatchObject({ code: "internal" });
     } finally {
-      fs.rmSync(lock, { force: true });
+      await lock.release();
     }
     // The import's branch was moved before the draft's ref refused: it is gone again, and no work ref is left.
     expect(refs()).toBe(before);
-  }, 20_000);
+  }, 60_000);
 });
