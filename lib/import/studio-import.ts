@@ -221,7 +221,9 @@ function sourceError(e: unknown, body: ImportFields): ApiError | null {
   const message = e instanceof Error ? e.message : "";
   const field = body.source.kind === "url" ? "source.url" : "file";
   let said: { field: string; message: string } | null = null;
-  if (/git clone/.test(message)) {
+  // Today's source.ts throws git's own error; a later one says "…: could not clone the repository (…)" itself.
+  if (/could not clone the repository/.test(message)) said = { field, message: message.split("\n")[0]! };
+  else if (/git clone/.test(message)) {
     const fatal = message.split("\n").find((l) => /^fatal:/.test(l.trim()));
     said = { field, message: `the repository could not be cloned${fatal ? `: ${fatal.trim().replace(/^fatal:\s*/, "")}` : ""}` };
   } else if (/no such folder or repository/.test(message)) said = { field, message: "there is no repository or folder at that path on the server" };
