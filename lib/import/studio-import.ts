@@ -1,7 +1,7 @@
 import "server-only";
 import { fileURLToPath } from "node:url";
-import { ApiError } from "@/lib/api/errors";
-import type { StudioActor } from "@/lib/auth/identity";
+import { ApiError } from "@/lib/rules/api-errors";
+import type { StudioActor } from "@/lib/rules/identity";
 import type { Finding } from "@/lib/content/check";
 import { config } from "@/lib/env";
 import { importFieldProblems, type ImportFields } from "@/lib/validations/import";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { readErrorBody } from "@/lib/api/bodies";
-import { importJobBody, importPlanBody, uploadBody } from "@/lib/api/import-bodies";
+import { readErrorBody } from "@/lib/validations/answers";
+import { importJobBody, importPlanBody, uploadBody } from "@/lib/validations/import-answers";
 import type { ImportRequest } from "@/lib/validations/import";
 import { retryTransient, studioFetch, StudioApiError } from "./fetch";
 import { studioKeys } from "./keys";
