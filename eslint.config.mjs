@@ -27,8 +27,8 @@ const layerRules = layers.map((layer) => {
 });
 
 /** The content repository's ref names, spelled once (lib/working-copy/layout.ts; the store's default branch in lib/store/default-branch.ts). */
-const refName = "/^refs\\/(heads\\/(main$|drafts\\/)|reviews\\/|approved\\/)/";
-const refMessage = "Ref names come from lib/working-copy/layout.ts (MAIN_REF, draftRef, reviewRef, approvedRef), not a literal.";
+const refName = "/^refs\\/(heads\\/(main$|drafts\\/)|reviews\\/|approved\\/|announced\\/)/";
+const refMessage = "Ref names come from lib/working-copy/layout.ts (MAIN_REF, draftRef, reviewRef, approvedRef, ANNOUNCED_MAIN_REF), not a literal.";
 
 const config = [
   { ignores: [".next/**", ".next-*/**", "node_modules/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },

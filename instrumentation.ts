@@ -34,6 +34,8 @@ export async function register() {
   }
   // Webhook deliveries a stop interrupted go out now, not at the next write (lib/webhooks).
   void import("@/lib/webhooks").then((m) => m.webhookOutbox()).catch((e: Error) => console.error(`webhooks: the delivery queue did not open: ${e.message}`));
+  // Commits of main the app did not make (plain git, another host) are announced like its own, once (lib/events).
+  void import("@/lib/events/announce-main").then((m) => m.startMainEvents()).catch((e: Error) => console.error(`events: did not start: ${e.message}`));
   // With SMTP_URL: deliver the notification mail a previous run left in the outbox, and keep delivering.
   if (process.env.SMTP_URL) {
     const { startMailer } = await import("@/lib/notifications/mail-outbox");

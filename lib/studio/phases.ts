@@ -13,6 +13,7 @@ import type { Oid } from "@/lib/store/types";
 import type { ClosePhaseRequest, CreatePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
 import { MAIN_REF, noMain } from "./refs";
 import { announce } from "@/lib/webhooks/announce";
+import { claimOwnWrite } from "@/lib/working-copy/announced";
 
 /**
  * Phases in the studio: each with its published notes and decision delta, and the two changes a
@@ -103,6 +104,8 @@ export async function createPhase(actor: StudioActor, request: CreatePhaseReques
         message: `Create phase ${next.name}`,
         changes: { [phasePath(slug)]: serializePhase(next) },
       });
+      // Nothing to announce, but claimed as told, so the studio's next write on main can claim its own.
+      await claimOwnWrite(store, revision.commit);
       return { commit: revision.commit, phase: next };
     } catch (e) {
       if (e instanceof RefConflictError && attempt < ATTEMPTS) continue;
@@ -126,12 +129,13 @@ export async function closePhase(actor: StudioActor, slug: string, request: Clos
         : `Close phase ${phase.name}: no new decision delta\n\n${closeout.why}`;
     return { next, message };
   });
-  await announce({ kind: "phase-close", actor: { id: actor.id, name: actor.name }, commit: closed.commit, phase: closed.phase });
+  if (await claimOwnWrite(await getContentStore(), closed.commit))
+    await announce({ kind: "phase-close", actor: { id: actor.id, name: actor.name }, commit: closed.commit, phase: closed.phase });
   return closed;
 }
 
 export async function reopenPhase(actor: StudioActor, slug: string, request: ReopenPhaseRequest) {
-  return changePhase(actor, slug, async (phase, facts) => {
+  const reopened = await changePhase(actor, slug, async (phase, facts) => {
     const next = proposeReopen(phase, actor, today(), request.reason);
     const verdict = await acceptWrite({ kind: "phase-reopen", before: phase, after: next, actor, context: { facts } });
     if (!verdict.allowed) {
@@ -140,6 +144,9 @@ export async function reopenPhase(actor: StudioActor, slug: string, request: Reo
     }
     return { next, message: `Reopen phase ${phase.name}\n\nReason: ${request.reason}` };
   });
+  // A reopen announces nothing; claimed as told all the same (see createPhase).
+  await claimOwnWrite(await getContentStore(), reopened.commit);
+  return reopened;
 }
 
 type Change = (phase: Phase, facts: Awaited<ReturnType<typeof mainState>>["facts"]) => Promise<{ next: Phase; message: string }>;

@@ -20,6 +20,7 @@ import { approvedRef } from "@/lib/working-copy/layout";
 import { draftRef, MAIN_REF, noMain, notePath } from "./refs";
 import { isFresh, type WorkingCopy } from "@/lib/working-copy/working-copy";
 import { announce } from "@/lib/webhooks/announce";
+import { claimOwnWrite } from "@/lib/working-copy/announced";
 
 /**
  * Publish: the draft's note onto main as one commit that touches only its file and its images, then the draft
@@ -32,7 +33,8 @@ export type PublishResult = { commit: Oid | null; draftKept: boolean; view: Note
 
 const ATTEMPTS = 5;
 
-export async function publishNote(actor: StudioActor, id: string, request: PublishNoteRequest): Promise<PublishResult> {
+/** The answer, and whether this write announced its commit (webhooks here; the route's WebSub ping and mail follow it). */
+export async function publishNote(actor: StudioActor, id: string, request: PublishNoteRequest): Promise<PublishResult & { announced: boolean }> {
   // Caught up with the remote first: main and the draft branch are the refs this publish moves.
   const store = await getStoreForWrite();
   const ctx = await loadNoteContext(id, store);
@@ -55,7 +57,7 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
   // A publish of this very revision already landed on main and was stopped before it deleted the
   // draft branch (a crash, a kill): finish it, rather than publish the same revision twice.
   const landedBefore = await landingOfRevision(store, id, copy.revision, copy.mainHead);
-  if (landedBefore) return finish(store, id, copy.revision, landedBefore);
+  if (landedBefore) return { ...(await finish(store, id, copy.revision, landedBefore)), announced: false };
   // Main's copy changed under the draft: the author sees it first (409), before any rule judges a
   // landing that would silently undo that change (and so read as a change to a verified note).
   await refuseIfMainChanged(store, copy, request.main);
@@ -101,9 +103,17 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
       throw e;
     }
   }
-  if (commit)
-    await announce({ kind: "publish", actor: { id: actor.id, name: actor.name }, commit, note, before: ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null });
-  return finish(store, id, copy.revision, commit);
+  // Announced here only when this write claims its commit (lib/working-copy/announced.ts); otherwise the catch-up of main's moves announces it, once.
+  const announced = commit !== null && (await claimOwnWrite(store, commit));
+  if (announced)
+    await announce({
+      kind: "publish",
+      actor: { id: actor.id, name: actor.name },
+      commit: commit!,
+      note,
+      before: ctx.copy.onMain?.ok ? ctx.copy.onMain.note : null,
+    });
+  return { ...(await finish(store, id, copy.revision, commit)), announced };
 }
 
 /** The draft branch goes (unless someone saved to it meanwhile); the answer is the note as the next request will find it. */

@@ -30,8 +30,17 @@ export const IMPORT_WORK_PREFIX = "refs/import-work/";
 export const importRef = (name: string) => `${IMPORTS_PREFIX}${name}`;
 export const importWorkRef = (name: string) => `${IMPORT_WORK_PREFIX}${name}`;
 
-/** What travels with the content to and from a git remote: branches (main, drafts), review records, kept approvals, discarded drafts. */
-export const CONTENT_NAMESPACES = ["refs/heads/", REVIEWS_PREFIX, APPROVED_PREFIX, DISCARDED_PREFIX];
+/**
+ * The last commit of main whose events (webhooks, WebSub pings, mail) were announced: moved by
+ * compare-and-swap from the commit it holds to a newer one by whoever announces that range (the
+ * studio for its own write, lib/events for commits it did not make), so a range is announced once
+ * across restarts and instances (docs/decisions/events-from-main-moves.md).
+ */
+export const ANNOUNCED_PREFIX = "refs/announced/";
+export const ANNOUNCED_MAIN_REF = `${ANNOUNCED_PREFIX}main`;
+
+/** What travels with the content to and from a git remote: branches (main, drafts), review records, kept approvals, discarded drafts, the announced marker. */
+export const CONTENT_NAMESPACES = ["refs/heads/", REVIEWS_PREFIX, APPROVED_PREFIX, DISCARDED_PREFIX, ANNOUNCED_PREFIX];
 
 /** "main is missing": a content repository always has main once seeded; without it nothing can be read or published. */
 export const noMain = () => new Error(`the content repository has no ${MAIN_REF}`);
