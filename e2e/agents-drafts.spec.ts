@@ -140,7 +140,7 @@ test("a draft an agent writes through MCP with a token appears on no public surf
   try {
     const { tools } = await reader.listTools();
     expect(tools.map((t) => t.name)).not.toContain("create_draft");
-    expect((await reader.callTool({ name: "create_draft", arguments: {} })).isError).toBe(true);
+    await expect(reader.callTool({ name: "create_draft", arguments: {} })).rejects.toThrow(/create_draft is not offered to an anonymous client/);
     expect(JSON.stringify((await reader.callTool({ name: "search_notes", arguments: { query: words } })).structuredContent)).not.toMatch(
       new RegExp(`${id}\\b`),
     );

@@ -7,12 +7,12 @@ import { LIMIT_LEGEND } from "@/lib/agents/limits";
 import { MCP_TOOLS } from "@/lib/agents/mcp";
 import { CHANGES_PAGE_SIZE } from "@/lib/agents/changes";
 import { CHANGES_TOOL } from "@/lib/agents/mcp-changes";
-import { MCP_WRITE_TOOLS } from "@/lib/agents/mcp-write-names";
 import { agentUrls, type AgentUrls } from "@/lib/agents/urls";
 import { siteOrigin } from "@/lib/public/site-origin";
 import { STATUS_MEANING, PUBLISHED_STATUSES } from "@/lib/notes/schema";
 import { BoundaryBadge } from "@/components/boundary-badge";
 import { StatusBadge } from "@/components/status-badge";
+import { WRITE_TOOLS_BY_ROLE } from "./mcp/write-tools";
 import styles from "./agents.module.css";
 
 /**
@@ -218,16 +218,11 @@ export default async function AgentsPage() {
         <pre className={styles.code}>{JSON.stringify({ mcpServers: { "field-notes": { type: "http", url: urls.mcp } } }, null, 2)}</pre>
         <p id="writing">
           <strong>Writing through the rules.</strong> A client that sends <code>Authorization: Bearer &lt;token&gt;</code> (a token from{" "}
-          <code>npm run user -- token &lt;name&gt;</code>) also gets{" "}
-          {MCP_WRITE_TOOLS.map((t, i) => (
-            <span key={t}>
-              {i > 0 ? (i === MCP_WRITE_TOOLS.length - 1 ? " and " : ", ") : ""}
-              <code>{t}</code>
-            </span>
-          ))}
-          . Each is one call of the studio&apos;s API, with its roles and rules: a save names the revision it read, and a stale one is a tool error carrying
-          both versions. Nothing an agent writes is public until a person publishes it after review. Without a token these tools are not listed and a call is
-          refused; a bad token is a 401.
+          <code>npm run user -- token &lt;name&gt;</code>) also gets the write tools its role may call: an author&apos;s token{" "}
+          <ToolList tools={WRITE_TOOLS_BY_ROLE.author} />; a reviewer&apos;s <ToolList tools={WRITE_TOOLS_BY_ROLE.reviewer} />. Each is one call of the
+          studio&apos;s API, with its roles and rules: a save names the revision it read, and a stale one is a tool error carrying both versions. Nothing an
+          agent writes is public until a person publishes it after review. Without a token these tools are not listed; a call of a tool not listed to a client
+          is a JSON-RPC error (-32602) naming the tool and the role; a bad token is a 401.
         </p>
 
         <h2 id="caching">Provenance and caching</h2>
@@ -336,5 +331,20 @@ function Url({ href, label }: { href: string; label?: string }) {
     <a href={href}>
       <code>{label ?? href}</code>
     </a>
+  );
+}
+
+/** "a, b and c", each as code; "none" for no tool. */
+function ToolList({ tools }: { tools: readonly string[] }) {
+  if (tools.length === 0) return <>none</>;
+  return (
+    <>
+      {tools.map((t, i) => (
+        <span key={t}>
+          {i > 0 ? (i === tools.length - 1 ? " and " : ", ") : ""}
+          <code>{t}</code>
+        </span>
+      ))}
+    </>
   );
 }

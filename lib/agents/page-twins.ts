@@ -10,11 +10,11 @@ import { approvalWords } from "@/lib/public/revision-words";
 import { comparePhases, DEFAULT_QUERY, groupByPhase, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/record-query";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
 import { phaseUrl } from "@/lib/web/urls";
+import type { Role } from "@/lib/rules/status-machine";
 import type { SearchHit } from "@/lib/search";
 import { CHANGES_PAGE_SIZE } from "./changes";
 import { LIMIT_LEGEND } from "./limits";
 import { CHANGES_TOOL } from "./mcp-changes";
-import { MCP_WRITE_TOOLS } from "./mcp-write-names";
 import type { AgentUrls } from "./urls";
 
 /**
@@ -285,8 +285,18 @@ export function searchTwin(view: PublishedView, urls: AgentUrls, q: string, hits
   ]);
 }
 
-/** `/agents/`: the guide. */
-export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry: number; capsule: number }, tools: readonly string[]): string {
+/** "a, b and c"; "none" for no tool. */
+const inWords = (tools: readonly string[]) =>
+  tools.length ? (tools.length === 1 ? tools[0] : `${tools.slice(0, -1).join(", ")} and ${tools.at(-1)}`) : "none";
+
+/** `/agents/`: the guide; `writeTools`, the write tools each role's token is offered (app/agents/mcp/write-tools.ts). */
+export function guideTwin(
+  view: PublishedView,
+  urls: AgentUrls,
+  budgets: { entry: number; capsule: number },
+  tools: readonly string[],
+  writeTools: Readonly<Record<Role, readonly string[]>>,
+): string {
   const { site } = view;
   const example = view.core[0]?.id ?? view.notes[0]?.id ?? "AFN-016";
   const formats: [string, string, string][] = [
@@ -369,7 +379,7 @@ export function guideTwin(view: PublishedView, urls: AgentUrls, budgets: { entry
     JSON.stringify({ mcpServers: { "field-notes": { type: "http", url: urls.mcp } } }, null, 2),
     "```",
     "",
-    `**Writing through the rules.** A client that sends Authorization: Bearer <token> (a token from \`npm run user -- token <name>\`) also gets ${MCP_WRITE_TOOLS.slice(0, -1).join(", ")} and ${MCP_WRITE_TOOLS.at(-1)}. Each is one call of the studio's API, with its roles and rules: a save names the revision it read, and a stale one is a tool error carrying both versions. Nothing an agent writes is public until a person publishes it after review. Without a token these tools are not listed and a call is refused; a bad token is a 401.`,
+    `**Writing through the rules.** A client that sends Authorization: Bearer <token> (a token from \`npm run user -- token <name>\`) also gets the write tools its role may call: an author's token ${inWords(writeTools.author)}; a reviewer's ${inWords(writeTools.reviewer)}. Each is one call of the studio's API, with its roles and rules: a save names the revision it read, and a stale one is a tool error carrying both versions. Nothing an agent writes is public until a person publishes it after review. Without a token these tools are not listed; a call of a tool not listed to a client is a JSON-RPC error (-32602) naming the tool and the role; a bad token is a 401.`,
     "",
     "## Provenance and caching",
     "",

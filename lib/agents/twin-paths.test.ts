@@ -83,7 +83,10 @@ describe("the twins' content", () => {
   });
 
   it("the guide's twin names the MCP additions and every hard limit", () => {
-    const guide = guideTwin(view, urls, { entry: 60, capsule: 350 }, ["search_notes", "list_notes", "get_capsule", "get_note"]);
+    const guide = guideTwin(view, urls, { entry: 60, capsule: 350 }, ["search_notes", "list_notes", "get_capsule", "get_note"], {
+      author: ["create_draft"],
+      reviewer: [],
+    });
     expect(guide).toContain("# Retrieval for agents and their operators");
     // Each limit as the guide's page shows it: the badge's label, then the flag as the data writes it.
     for (const [label, flag] of [

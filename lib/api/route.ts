@@ -52,6 +52,11 @@ export type RouteInput<P extends ParamShape | undefined, B extends z.ZodType | u
   request: Request;
 };
 
+/** A studio route handler, carrying the role it needs (undefined: anyone signed in) for whoever lists what a role may call (the MCP tools). */
+export type StudioHandler = ((request: Request, context: { params?: Promise<Record<string, string>> }) => Promise<Response>) & {
+  readonly role: Role | undefined;
+};
+
 /**
  * A Next route handler. `run`'s answer is sent as JSON with `spec.status`; a Response it returns
  * (a 201 with a Location header) is sent as it is.
@@ -59,8 +64,8 @@ export type RouteInput<P extends ParamShape | undefined, B extends z.ZodType | u
 export function route<P extends ParamShape | undefined = undefined, B extends z.ZodType | undefined = undefined>(
   spec: RouteSpec<P, B>,
   run: (input: RouteInput<P, B>) => Promise<unknown>,
-) {
-  return handle(async (request: Request, context: { params?: Promise<Record<string, string>> }) => {
+): StudioHandler {
+  const handler = handle(async (request: Request, context: { params?: Promise<Record<string, string>> }) => {
     const actor = await requireActor(request, spec.role, { hideFromAnonymous: spec.hideFromAnonymous });
     const raw = (await context?.params) ?? {};
     const params = Object.fromEntries(Object.entries((spec.params ?? {}) as ParamShape).map(([k, schema]) => [k, schema.parse(raw[k] ?? "")])) as Params<P>;
@@ -68,4 +73,5 @@ export function route<P extends ParamShape | undefined = undefined, B extends z.
     const answer = await run({ actor, params, body, request });
     return answer instanceof Response ? answer : json(answer, spec.status);
   });
+  return Object.assign(handler, { role: spec.role });
 }

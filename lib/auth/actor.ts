@@ -1,6 +1,7 @@
 import "server-only";
 import { getServerSession } from "next-auth";
 import { ApiError } from "@/lib/rules/api-errors";
+import { roleMay } from "@/lib/rules/roles";
 import type { Role } from "@/lib/rules/status-machine";
 import type { StudioActor } from "@/lib/rules/identity";
 import { authOptions } from "./options";
@@ -23,7 +24,7 @@ export async function requireActor(request: Request, role?: Role, options: Actor
     if (options.hideFromAnonymous) throw new ApiError(404, "not-found", "there is nothing at this address");
     throw new ApiError(401, "unauthenticated", "sign in, or send Authorization: Bearer <token> with a token from `npm run user -- token <name>`");
   }
-  if (role && actor.role !== role) {
+  if (!roleMay(actor.role, role)) {
     throw new ApiError(403, "forbidden", `only ${role}s may do this; ${actor.name} is signed in as a ${actor.role}`);
   }
   return actor;

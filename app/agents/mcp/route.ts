@@ -7,14 +7,16 @@ import { foreignReason } from "@/lib/agents/own-origin";
 import { agentUrls } from "@/lib/agents/urls";
 import { ApiError } from "@/lib/rules/api-errors";
 import { tokenActor } from "@/lib/auth/actor";
-import { registerWriteTools, writeToolCalled } from "./write-tools";
+import type { StudioActor } from "@/lib/rules/identity";
+import { refusedWriteCall, registerWriteTools } from "./write-tools";
 
 /**
  * The MCP endpoint (Streamable HTTP, stateless): every POST gets a new server and transport over
  * the current published view, answered as JSON. There are no sessions and no server-sent streams,
  * so GET and DELETE are 405. A client sending the studio API's bearer token also gets the write
- * tools (./write-tools.ts), which go through the studio's own route handlers; an anonymous one
- * gets the read tools only, and a bad token is a 401.
+ * tools its role may call (./write-tools.ts), which go through the studio's own route handlers; an
+ * anonymous one gets the read tools only, a call of any other tool is a JSON-RPC error naming the
+ * tool and the role, and a bad token is a 401.
  */
 
 export const dynamic = "force-dynamic";
@@ -23,17 +25,15 @@ export async function POST(request: Request): Promise<Response> {
   const foreign = foreignReason(request.headers);
   if (foreign) return rpcError(403, -32000, `Forbidden: ${foreign}`);
 
-  let authorization: string | null = null;
+  let actor: StudioActor | null;
   try {
-    if (await tokenActor(request)) authorization = request.headers.get("authorization");
+    actor = await tokenActor(request);
   } catch (e) {
     if (e instanceof ApiError) return rpcError(e.status, -32001, `Unauthorized: ${e.message}`, { "WWW-Authenticate": 'Bearer realm="field-notes"' });
     return rpcError(503, -32603, `the accounts could not be read to check this token: ${(e as Error).message}`);
   }
-  if (!authorization) {
-    const write = await writeToolCalled(request);
-    if (write) return refusedWrite(write.tool, write.id);
-  }
+  const refused = await refusedWriteCall(request, actor?.role ?? null);
+  if (refused) return refused;
 
   let view;
   let urls;
@@ -49,7 +49,8 @@ export async function POST(request: Request): Promise<Response> {
   const known = call && keptAnswer(call, view.commit);
   if (known) return known;
   const server = createAgentMcpServer(view, urls);
-  if (authorization) registerWriteTools(server, urls.base, authorization);
+  const authorization = request.headers.get("authorization");
+  if (actor && authorization) registerWriteTools(server, urls.base, authorization, actor.role);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
@@ -75,12 +76,6 @@ export function GET(): Response {
 }
 
 export const DELETE = GET;
-
-/** A write tool called without a token: a tool error the agent can read, before any server is built. */
-function refusedWrite(tool: string, id: string | number | null): Response {
-  const text = `${tool} writes to the archive and needs an API token: send Authorization: Bearer <token> (an author's token from \`npm run user -- token <name>\`). Without one this endpoint offers the read tools only.`;
-  return Response.json({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError: true } }, { headers: { "Cache-Control": "no-store" } });
-}
 
 function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers: { ...headers, "Cache-Control": "no-store" } });

@@ -58,6 +58,7 @@ describe("an MCP client with an author's token", () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining([...WRITE, "search_notes", "get_note"]));
+    expect(names.filter((name) => WRITE.includes(name)).sort()).toEqual(WRITE);
     for (const t of tools.filter((t) => WRITE.includes(t.name))) {
       expect(t.outputSchema?.type, t.name).toBe("object");
       expect(t.annotations?.readOnlyHint, t.name).toBe(false);
@@ -115,11 +116,23 @@ describe("an MCP client with an author's token", () => {
     expect(git("ls-tree", "--name-only", "refs/heads/main", "notes/")).not.toContain(`${id}.md`);
   });
 
-  it("is held to the studio's roles: a reviewer's token may comment but not create", async () => {
+  it("is held to the studio's roles: a reviewer's token lists and calls comment_on_draft only, and a call of another write tool is a JSON-RPC error naming it and the role", async () => {
     const reviewer = await connect(f.reviewerToken);
-    const refused = await call(reviewer, "create_draft", {});
-    expect(refused.isError).toBe(true);
-    expect(errorBody(refused).error).toMatchObject({ status: 403, code: "forbidden" });
+    const { tools } = await reviewer.listTools();
+    expect(tools.map((t) => t.name).filter((name) => WRITE.includes(name))).toEqual(["comment_on_draft"]);
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["search_notes", "get_note", "governing_notes"]));
+
+    const drafts = git("for-each-ref", "refs/heads/drafts/");
+    for (const tool of ["create_draft", "save_draft", "propose_hypothesis", "request_review"]) {
+      const refused = reviewer.callTool({ name: tool, arguments: { id, revision: saved } });
+      await expect(refused, tool).rejects.toMatchObject({ code: -32602 });
+      await expect(refused, tool).rejects.toThrow(new RegExp(`${tool} is not offered to a reviewer's token: it is an author's tool.*comment_on_draft`));
+    }
+    expect(git("for-each-ref", "refs/heads/drafts/")).toBe(drafts);
+
+    const revision = git("rev-parse", `refs/heads/drafts/${id}`);
+    const comment = await call(reviewer, "comment_on_draft", { id, section: "decision", revision, text: "Which workload was this measured on?" });
+    expect(comment.isError ?? false, text(comment)).toBe(false);
   });
 
   it("reaches no public surface: agent formats, search, the index and an anonymous MCP client", async () => {
@@ -161,9 +174,13 @@ describe("an MCP client without a token", () => {
     expect(tools.map((t) => t.name)).not.toEqual(expect.arrayContaining(["create_draft"]));
     expect(tools.filter((t) => WRITE.includes(t.name))).toEqual([]);
     const drafts = git("for-each-ref", "refs/heads/drafts/");
-    const refused = await call(client, "create_draft", {});
-    expect(refused.isError).toBe(true);
-    expect(text(refused)).toMatch(/create_draft .*needs an API token: send Authorization: Bearer/);
+    for (const tool of WRITE) {
+      const refused = client.callTool({ name: tool, arguments: {} });
+      await expect(refused, tool).rejects.toMatchObject({ code: -32602 });
+      await expect(refused, tool).rejects.toThrow(
+        new RegExp(`${tool} is not offered to an anonymous client: .*needs an? .*API token \\(send Authorization: Bearer`),
+      );
+    }
     expect(git("for-each-ref", "refs/heads/drafts/")).toBe(drafts);
   });
 

@@ -13,6 +13,7 @@ import { lastChanges } from "@/lib/content/last-change";
 import { phasePage, tagPage } from "@/lib/public/pages";
 import { parseRecordQuery, type RecordParams } from "@/lib/public/record-query";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
+import { WRITE_TOOLS_BY_ROLE } from "@/app/agents/mcp/write-tools";
 
 /**
  * The Markdown twin of a public page. proxy.ts (lib/http/markdown-twin.ts) rewrites `/tags/x.md`,
@@ -54,7 +55,11 @@ export async function GET(request: Request, context: { params: Promise<{ twin: s
         return { body: derived(view, `twin home ${urls.base} ${recordsKey}`, () => homeTwin(view, urls, records, updated)) };
       }
       case "guide":
-        return { body: derived(view, `twin guide ${urls.base}`, () => guideTwin(view, urls, { entry: ENTRY_BUDGET, capsule: CAPSULE_BUDGET }, MCP_TOOLS)) };
+        return {
+          body: derived(view, `twin guide ${urls.base}`, () =>
+            guideTwin(view, urls, { entry: ENTRY_BUDGET, capsule: CAPSULE_BUDGET }, MCP_TOOLS, WRITE_TOOLS_BY_ROLE),
+          ),
+        };
       case "search":
         if (q) await searchReady(view);
         return { body: searchTwin(view, urls, q, q ? await searchNotes(view, q, { limit: 50 }) : [], FIELD_LABEL) };
