@@ -6,13 +6,15 @@ import { markdownTwin, withMarkdownLink } from "@/lib/http/markdown-twin";
 import { continueSecurely, withSecurityHeaders } from "@/lib/http/security-headers";
 import { cachedAgentFormat, cachedPage } from "@/lib/http/page-cache";
 import { keptAnswerFor } from "@/lib/agents/mcp-answers";
+import { pinnedPath } from "@/lib/http/pinned-path";
 
 /**
  * Every request passes here first, in this order: a request for a host we do not serve is
  * refused; a path with a malformed percent-escape is a 400 (Next's router would throw on it and
  * answer 500); a cross-site write riding on a session cookie is refused; an MCP tool call the
  * route already answered for main's commit is answered from memory (lib/agents/mcp-answers.ts);
- * a request for a page's Markdown twin is rewritten to it (an agent format already built for
+ * a note pinned by path (`/notes/AFN-016@<commit>`) is redirected to its `?rev=` URL
+ * (lib/http/pinned-path.ts); a request for a page's Markdown twin is rewritten to it (an agent format already built for
  * main's commit is answered from memory just before); a public page already rendered for main's
  * commit is answered from memory (lib/http/page-cache.ts); everything else goes on to the app with
  * the security headers (and a refusal, a rewrite or an answer from memory carries them too). Each
@@ -27,6 +29,9 @@ export async function proxy(request: NextRequest) {
   // Anything else POSTed there (a miss, another method, a batch, a foreign Origin) goes on to the route.
   const mcp = await keptAnswerFor(request);
   if (mcp) return withSecurityHeaders(mcp);
+  // /notes/AFN-016@<commit>: redirected to its ?rev= URL, or a 404 saying why no commit of main is named.
+  const pinned = await pinnedPath(request);
+  if (pinned) return withSecurityHeaders(pinned);
   // An agent format (named by its path alone) already built for main's commit: from memory, or a 304.
   const agent = await cachedAgentFormat(request);
   if (agent) return agent;

@@ -4,7 +4,8 @@ import { commitWithGit, mainCommit, readWithGit } from "./support/content-repo";
 /**
  * Citations that keep their text, and "which decisions govern this change", through the production
  * server and its proxy (page cache, Markdown-twin rewrite): `?rev=` on the page and its twin after
- * main changed the note, 404 for a draft's commit, and the governing answer for a posted diff.
+ * main changed the note, 404 for a draft's commit, the path form `/notes/<id>@<commit>` redirected
+ * to it, and the governing answer for a posted diff.
  */
 
 // This file's own note, a hypothesis copied from AFN-021 (PCX-: a prefix the studio never allocates):
@@ -43,6 +44,19 @@ test("a pinned note keeps its text after main changes it; a draft's commit is 40
 
   expect((await request.get(`/notes/${NOTE}?rev=${draft}`)).status()).toBe(404);
   expect((await request.get(`/notes/${NOTE}.md?rev=${draft}`)).status()).toBe(404);
+
+  // The path form: a short commit is redirected to the canonical ?rev= URL; a draft's commit is a 404 that says why.
+  const short = await request.get(`/notes/${NOTE}@${before.slice(0, 7)}`, { maxRedirects: 0 });
+  expect(short.status()).toBe(308);
+  expect(new URL(short.headers().location ?? "", "http://x").pathname + new URL(short.headers().location ?? "", "http://x").search).toBe(
+    `/notes/${NOTE}?rev=${before}`,
+  );
+  const pinnedTwin = await request.get(`/notes/${NOTE}@${before.slice(0, 9)}.md`);
+  expect(pinnedTwin.status()).toBe(200);
+  expect(await pinnedTwin.text()).toContain(`commit: ${before}`);
+  const draftAt = await request.get(`/notes/${NOTE}@${draft.slice(0, 8)}`);
+  expect(draftAt.status()).toBe(404);
+  expect(await draftAt.text()).toContain(`no commit main has been at starts with ${draft.slice(0, 8)}`);
 
   const diff = `diff --git a/src/logits/mask.ts b/src/logits/mask.ts\n--- a/src/logits/mask.ts\n+++ b/src/logits/mask.ts\n@@ -1 +1 @@\n-a\n+b\n`;
   const governing = await request.post("/agents/governing.json", { data: diff, headers: { "content-type": "text/x-diff" } });

@@ -5,7 +5,9 @@ import path from "node:path";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NoteSection } from "@/components/note-section";
+import { NextRequest } from "next/server";
 import { pageCacheUrl } from "@/lib/http/page-query";
+import { pinnedPath } from "@/lib/http/pinned-path";
 import { parseNote, serializeNote } from "@/lib/notes/markdown";
 import type { Note } from "@/lib/notes/schema";
 import { commitWithGit } from "@/lib/testing/plain-git";
@@ -93,6 +95,62 @@ describe("?rev=<commit> on a note's twins", () => {
     expect(c.evidence.url).toBe(`${SITE}/notes/AFN-021#evidence`);
     const rev = new URL(c.cite.pinned).searchParams.get("rev") ?? "";
     expect((await get(note, `/notes/AFN-021.md?rev=${rev}`, "AFN-021.md")).status).toBe(200);
+  });
+});
+
+describe("the path form /notes/<id>@<commit>", () => {
+  const at = (url: string, method = "GET") => pinnedPath(new NextRequest(`${SITE}${url}`, { method, headers: { host: "notes.test:3000" } }));
+  const location = (r: Response | null) => {
+    const to = new URL(r?.headers.get("location") ?? "", SITE);
+    return `${to.pathname}${to.search}`;
+  };
+
+  it("redirects (308) a unique prefix of a commit of main to the canonical ?rev= URL of the full id, which answers that revision", async () => {
+    const page = await at(`/notes/AFN-021@${before.slice(0, 7)}`);
+    expect(page?.status).toBe(308);
+    expect(location(page)).toBe(`/notes/AFN-021?rev=${before}`);
+    for (const format of ["md", "txt", "json"]) {
+      const twin = await at(`/notes/AFN-021@${before.slice(0, 10)}.${format}`);
+      expect(twin?.status, format).toBe(308);
+      expect(location(twin), format).toBe(`/notes/AFN-021.${format}?rev=${before}`);
+    }
+    expect(location(await at(`/notes/AFN-021@${before}.md`, "HEAD"))).toBe(`/notes/AFN-021.md?rev=${before}`);
+    const followed = await get(note, location(await at(`/notes/AFN-021@${before.slice(0, 7)}.md`)), "AFN-021.md");
+    expect(followed.status).toBe(200);
+    expect(await followed.text()).toContain(seed("AFN-021").sections.decision);
+  });
+
+  it("answers 404 saying why for a draft's commit, a commit main never had, and what is not a commit prefix; never the draft", async () => {
+    const draft = head("drafts/AFN-021");
+    for (const [url, words] of [
+      [`/notes/AFN-021@${draft.slice(0, 8)}`, `no commit main has been at starts with ${draft.slice(0, 8)}`],
+      [`/notes/AFN-021@${draft}.md`, `main has never been at commit ${draft}`],
+      ["/notes/AFN-021@main.txt", `"main" is not a commit: give 7 to 40 hex digits`],
+      [`/notes/AFN-021@${before.slice(0, 6)}`, `"${before.slice(0, 6)}" is not a commit`],
+      [`/notes/AFN-021@${before.toUpperCase().slice(0, 8)}`, "is not a commit"],
+    ] as const) {
+      const answer = await at(url);
+      expect(answer?.status, url).toBe(404);
+      const text = (await answer?.text()) ?? "";
+      expect(text, url).toContain(words);
+      expect(text, url).toContain("/notes/AFN-021/history");
+      expect(text, url).not.toContain("Draft title");
+    }
+    const json = await at(`/notes/AFN-021@${draft.slice(0, 8)}.json`);
+    expect(json?.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await json?.json()).toMatchObject({ status: 404, error: expect.stringContaining("no commit main has been at") });
+  });
+
+  it("leaves every other path and method to the app", async () => {
+    for (const url of ["/notes/AFN-021", "/notes/AFN-021.md", `/notes/AFN-021?rev=${before}`, "/notes/AFN-021/history", `/tags/x@${before}`])
+      expect(await at(url), url).toBeNull();
+    expect(await at(`/notes/AFN-021@${before}`, "POST")).toBeNull();
+  });
+
+  it("a published note's 404 at a commit where it was not published says so (the redirect's target)", async () => {
+    const notYet = await get(note, location(await at(`/notes/AFN-099@${before.slice(0, 7)}.md`)), "AFN-099.md");
+    expect(notYet.status).toBe(404);
+    expect(await notYet.text()).toContain(`AFN-099 was not published at commit ${before.slice(0, 12)}`);
   });
 });
 

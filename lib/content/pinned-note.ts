@@ -7,7 +7,9 @@ import { acceptedMain } from "./accepted-main";
  * A note as published at one commit of main (`/notes/AFN-016?rev=<commit>` and its twins): the
  * commit must be on the first-parent line of the main readers are served (every state main has
  * held up to the newest commit the rules accept, ./accepted-main.ts; never a draft branch's commit,
- * which main only ever takes as a new commit of its own) and hold the note with a published status. A full id or an unambiguous prefix of 7 or more hex digits. Main's first-parent
+ * which main only ever takes as a new commit of its own) and hold the note with a published
+ * status. A full id or an unambiguous prefix of 7 or more hex digits; `/notes/AFN-016@<prefix>` is
+ * redirected to the `?rev=` URL of the full id (lib/http/pinned-path.ts). Main's first-parent
  * commits are kept per process (on globalThis) and extended by the commits since when main moves.
  */
 
@@ -44,22 +46,44 @@ async function mainLine(): Promise<Line> {
   return next;
 }
 
-/** The full commit id on main's first-parent line that `rev` names, or null. */
-export async function mainCommitOf(rev: string): Promise<string | null> {
-  if (!REV.test(rev)) return null;
-  const line = await mainLine();
-  if (rev.length === 40) return line.set.has(rev) ? rev : null;
+/** What a `rev` names on main's first-parent line: one commit, or why none (in words, for a 404). */
+export type MainRev = { ok: true; commit: string } | { ok: false; problem: string };
+
+/**
+ * The commit of `line` (main's first-parent commits, newest first) that `rev` names: the full id,
+ * or a prefix of 7 or more hex digits that starts exactly one of them. Pure: the table test is
+ * lib/content/pinned-note.test.ts.
+ */
+export function mainRevOf(rev: string, line: { commits: readonly string[]; set: ReadonlySet<string> }): MainRev {
+  if (!REV.test(rev)) return { ok: false, problem: `${JSON.stringify(rev.slice(0, 60))} is not a commit: give 7 to 40 hex digits (lower case) of a commit of main` };
+  if (rev.length === 40) return line.set.has(rev) ? { ok: true, commit: rev } : { ok: false, problem: `main has never been at commit ${rev}` };
   const found = line.commits.filter((c) => c.startsWith(rev));
-  return found.length === 1 ? (found[0] ?? null) : null;
+  if (found.length === 1 && found[0]) return { ok: true, commit: found[0] };
+  if (found.length === 0) return { ok: false, problem: `no commit main has been at starts with ${rev}` };
+  const shown = found.slice(0, 5).map((c) => c.slice(0, 12));
+  return {
+    ok: false,
+    problem: `${rev} is ambiguous: ${found.length} commits of main start with it (${shown.join(", ")}${found.length > shown.length ? ", …" : ""}); give more digits`,
+  };
 }
 
-/** The note `id` as main held it at `rev`, if it was published there; null otherwise (the caller's 404). */
-export async function publishedNoteAt(id: string, rev: string): Promise<{ commit: string; note: Note } | null> {
-  const commit = await mainCommitOf(rev);
-  if (!commit) return null;
+/** The commit on main's first-parent line that `rev` names, or why none does. */
+export async function mainCommitOf(rev: string): Promise<MainRev> {
+  if (!REV.test(rev)) return mainRevOf(rev, { commits: [], set: new Set() });
+  return mainRevOf(rev, await mainLine());
+}
+
+/**
+ * The note `id` as main held it at `rev`, if it was published there; otherwise why not (the
+ * caller's 404): `rev` names no single commit of main, or the note was not published at it.
+ */
+export async function publishedNoteAt(id: string, rev: string): Promise<{ ok: true; commit: string; note: Note } | { ok: false; problem: string }> {
+  const found = await mainCommitOf(rev);
+  if (!found.ok) return found;
+  const { commit } = found;
   const store = await getContentStore();
   const stored = await store.readNote(id, commit);
-  if (!stored?.ok) return null;
-  const note = stored.note as Note;
-  return isPublishedStatus(note.status) ? { commit, note } : null;
+  const note = stored?.ok ? (stored.note as Note) : null;
+  if (note && isPublishedStatus(note.status)) return { ok: true, commit, note };
+  return { ok: false, problem: `${id} was not published at commit ${commit.slice(0, 12)}` };
 }

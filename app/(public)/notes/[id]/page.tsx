@@ -40,7 +40,7 @@ async function load(params: Props["params"], searchParams: Props["searchParams"]
   const { rev } = await searchParams;
   if (rev === undefined) return found ? { ...found, pinned: null } : null;
   const pinned = typeof rev === "string" ? await publishedNoteAt(segment((await params).id), rev) : null;
-  if (!pinned) return null;
+  if (!pinned?.ok) return null;
   // A note retracted or deleted since still has its pinned revisions: the rest of the page is main's.
   return { view: found?.view ?? (await getPublishedView()), note: pinned.note, pinned: pinned.commit };
 }

@@ -27,10 +27,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ file
     let at = view;
     if (rev !== null) {
       const pinned = await publishedNoteAt(file.id, rev);
-      if (!pinned)
+      if (!pinned.ok)
         return {
           status: 404,
-          error: `${file.id} was not published at ${JSON.stringify(rev.slice(0, 40))}: rev names a commit of main (7 to 40 hex digits) where the note is published; its history is ${urls.note(file.id)}/history`,
+          error: `${pinned.problem}: rev names a commit of main (7 to 40 hex digits) where the note is published; its history is ${urls.note(file.id)}/history`,
         };
       note = pinned.note;
       at = { ...view, commit: pinned.commit };
