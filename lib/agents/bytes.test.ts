@@ -20,6 +20,17 @@ describe("agent document bytes", () => {
     expect(builds).toBe(2);
   });
 
+  it("keep the headers a build set with its bytes, so a hit answers them too", async () => {
+    let builds = 0;
+    const v = view("e".repeat(40));
+    const make = async () => (builds++, { text: big, headers: { Link: '<http://x/agents/index.json?cursor=AFN-030>; rel="next"' } });
+    expect((await cachedBytes(v, "index.json", make))?.headers).toEqual({ Link: '<http://x/agents/index.json?cursor=AFN-030>; rel="next"' });
+    const hit = await cachedBytes(v, "index.json", async () => (builds++, big));
+    expect(builds).toBe(1);
+    expect(hit?.headers?.Link).toMatch(/rel="next"$/);
+    expect(hit?.raw.toString()).toBe(big);
+  });
+
   it("does not keep a refusal", async () => {
     let builds = 0;
     const v = view("c".repeat(40));

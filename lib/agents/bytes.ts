@@ -11,7 +11,10 @@ import type { PublishedView } from "@/lib/content/published";
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
-export type Encoded = { raw: Buffer; gzip?: Promise<Buffer>; br?: Promise<Buffer> };
+/** The bytes, their compressed forms, and the headers the route set for this answer (a `Link` to the next page), kept with them. */
+export type Encoded = { raw: Buffer; gzip?: Promise<Buffer>; br?: Promise<Buffer>; headers?: Readonly<Record<string, string>> };
+/** What a build makes: the text, or the text and the headers that belong to it; null is a refusal. */
+export type Made = string | { text: string; headers: Readonly<Record<string, string>> } | null;
 
 // Bounded per view, in count and in bytes: a search URL is a new key per query, and any client
 // can make new ones; a whole export or a home page is hundreds of KB, with its compressed forms.
@@ -26,9 +29,10 @@ const sizes = new WeakMap<Promise<Encoded | null>, number>();
 
 /**
  * The cached bytes for `key` in this view, or `make()`'s, remembered unless it gives null (a
- * refusal or failure, which is built again next time). Concurrent misses share one build.
+ * refusal or failure, which is built again next time). Concurrent misses share one build. Headers
+ * a build sets are kept with its bytes, so a hit answers them too.
  */
-export async function cachedBytes(view: PublishedView | object, key: string, make: () => Promise<string | null>): Promise<Encoded | null> {
+export async function cachedBytes(view: PublishedView | object, key: string, make: () => Promise<Made>): Promise<Encoded | null> {
   let bodies = byView.get(view);
   if (!bodies) byView.set(view, (bodies = new Map() as Bodies));
   let entry = bodies.get(key);
@@ -37,7 +41,9 @@ export async function cachedBytes(view: PublishedView | object, key: string, mak
     bodies.set(key, entry);
     return entry;
   }
-  entry = make().then((text) => (text === null ? null : { raw: Buffer.from(text, "utf8") }));
+  entry = make().then((made) =>
+    made === null ? null : typeof made === "string" ? { raw: Buffer.from(made, "utf8") } : { raw: Buffer.from(made.text, "utf8"), headers: made.headers },
+  );
   bodies.set(key, entry);
   const done = await entry.catch(() => null);
   if (done === null && bodies.get(key) === entry) bodies.delete(key);

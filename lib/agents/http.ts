@@ -22,8 +22,13 @@ export type Media = keyof typeof MEDIA;
 
 export type AgentContext = { view: PublishedView; urls: AgentUrls; request: Request };
 
-/** What a route builds: a body, or a refusal with its HTTP status and what went wrong. */
-export type Built = { body: string | object } | { status: 400 | 404 | 410; error: string };
+/**
+ * What a route builds: a body (with the headers that belong to it, such as a `Link` to the next
+ * page, kept with its bytes so an answer from them carries them too), or a refusal with its HTTP
+ * status and what went wrong. A header set on the Response after serveAgent is lost on every
+ * answer after the first.
+ */
+export type Built = { body: string | object; headers?: Record<string, string> } | { status: 400 | 404 | 410; error: string };
 
 export const CACHE_CONTROL = "public, max-age=0, must-revalidate";
 
@@ -92,7 +97,8 @@ export async function serveAgent(
       refusal = failure(options.media, built.status, built.error, view.commit);
       return null;
     }
-    return typeof built.body === "string" ? built.body : `${JSON.stringify(built.body, null, 2)}\n`;
+    const text = typeof built.body === "string" ? built.body : `${JSON.stringify(built.body, null, 2)}\n`;
+    return built.headers ? { text, headers: built.headers } : text;
   });
   // A concurrent request that shared a failed build has no refusal of its own: build it again.
   if (!encoded) return refusal ?? serveAgent(request, options, build);
@@ -102,8 +108,9 @@ export async function serveAgent(
   // every fetch-based agent read garbage. Next's own compression still applies to these bytes.
   const { body, encoding } = await encodedFor(null, encoded);
   const vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : "Accept-Encoding";
-  const sent: Record<string, string> = { ...headers, Vary: vary, "Content-Type": MEDIA[options.media], "Content-Length": String(body.length) };
-  if (encoding) sent["Content-Encoding"] = encoding;
+  const sent = new Headers({ ...headers, Vary: vary, "Content-Type": MEDIA[options.media], "Content-Length": String(body.length) });
+  for (const [name, value] of Object.entries(encoded.headers ?? {})) sent.append(name, value);
+  if (encoding) sent.set("Content-Encoding", encoding);
   return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: sent });
 }
 
