@@ -9,6 +9,7 @@ import { resetConfig } from "@/lib/env";
 import { commitWithGit } from "@/lib/testing/plain-git";
 import { seedNotes } from "@/lib/testing/seed";
 import { noteChanges } from "./changes";
+import { schemaValidator } from "./schema-validator";
 import { changesSchema } from "./schemas";
 import { agentUrls } from "./urls";
 
@@ -16,7 +17,8 @@ import { agentUrls } from "./urls";
  * `/agents/changes.json?since=<commit>` and MCP `changes_since` over a real content repository
  * seeded from content/: one plain-git commit on main edits one note, supersedes another and
  * retracts a third, and exactly those three come back with their kinds. The commit is one the rules
- * accept (the edit is to a hypothesis: an unapproved edit of a verified note is not served).
+ * accept (the edit is to a hypothesis: an unapproved edit of a verified note is not served). Every
+ * answer validates against the JSON Schema the site publishes for it.
  */
 
 const SITE = "http://notes.test:3000";
@@ -26,6 +28,8 @@ let GET: (request: Request) => Promise<Response>;
 let since: string;
 let after: string;
 let draftCommit: string;
+/** The published JSON Schema of changes.json, as /agents/schema/changes.json serves it, checked by ajv (not zod). */
+let published: (doc: unknown) => string[];
 
 const git = (...args: string[]) => execFileSync("git", ["--git-dir", gitdir, ...args], { encoding: "utf8" }).trim();
 const noteAt = (id: string) => git("show", `main:notes/${id}.md`);
@@ -40,6 +44,11 @@ beforeAll(async () => {
   process.env.SITE_URL = SITE;
   resetConfig();
   GET = (await import("@/app/agents/changes.json/route")).GET;
+  const schemaRoute = (await import("@/app/agents/schema/[file]/route")).GET;
+  const served = await schemaRoute(new Request(`${SITE}/agents/schema/changes.json`, { headers: { host: "notes.test:3000" } }), {
+    params: Promise.resolve({ file: "changes.json" }),
+  });
+  published = schemaValidator(await served.json());
   // The first request seeds the repository from content/.
   since = (await ask(`?since=${"0".repeat(40)}`)).commit ?? "";
   expect(since).toMatch(/^[0-9a-f]{40}$/);
@@ -71,6 +80,7 @@ describe("changes.json", () => {
     expect(status).toBe(200);
     expect(commit).toBe(after);
     expect(() => changesSchema.parse(body)).not.toThrow();
+    expect(published(body)).toEqual([]);
     expect(body).toMatchObject({ since, commit: after, count: 3, next: null, next_url: null });
     expect(body.changes.map((c: { id: string; kind: string; fields: string[] }) => [c.id, c.kind, c.fields])).toEqual([
       ["AFN-011", "superseded", ["status", "supersededBy"]],
@@ -90,6 +100,7 @@ describe("changes.json", () => {
     const { status, body } = await ask(`?since=${after}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ since: after, commit: after, count: 0, changes: [] });
+    expect(published(body)).toEqual([]);
   });
 
   it("pages by note id: the next page starts after the cursor", async () => {
@@ -101,6 +112,7 @@ describe("changes.json", () => {
     if (!first.ok) throw new Error(first.error);
     expect(first.doc.changes.map((c) => c.id)).toEqual(["AFN-011", "AFN-019"]);
     expect(first.doc).toMatchObject({ count: 3, next: "AFN-019", next_url: `${SITE}/agents/changes.json?since=${since}&cursor=AFN-019` });
+    expect(published(first.doc)).toEqual([]);
     const second = await changesSince(view, agentUrls(SITE), since, first.doc.next, 2);
     expect(second.ok && second.doc.changes.map((c) => c.id)).toEqual(["AFN-021"]);
     expect(second.ok && second.doc.next).toBeNull();
@@ -132,7 +144,10 @@ describe("noteChanges", () => {
     after.delete("AFN-020");
     after.set("AFN-019", { ...seed.get("AFN-019")!, status: "verified-checkpoint" });
     after.set("AFN-018", { ...seed.get("AFN-018")! }); // another object, the same fields
-    const kinds = noteChanges(before, after, agentUrls(SITE)).map((c) => [c.id, c.kind, c.previous_status, c.status, c.fields]);
+    const changes = noteChanges(before, after, agentUrls(SITE));
+    const kinds = changes.map((c) => [c.id, c.kind, c.previous_status, c.status, c.fields]);
+    // Every kind of change, as a page of changes.json, is what the published schema says.
+    expect(published({ since, commit: "f".repeat(40), count: changes.length, changes, next: null, next_url: null })).toEqual([]);
     expect(kinds).toEqual([
       ["AFN-019", "re-statused", "hypothesis", "verified-checkpoint", ["status"]],
       ["AFN-020", "removed", "verified-structural", null, []],
@@ -155,6 +170,7 @@ describe("MCP changes_since", () => {
       expect(tools.find((t) => t.name === "changes_since")?.outputSchema?.type).toBe("object");
       const result = await client.callTool({ name: "changes_since", arguments: { since } });
       expect(result.structuredContent).toEqual((await ask(`?since=${since}`)).body);
+      expect(published(result.structuredContent)).toEqual([]);
       const unknown = await client.callTool({ name: "changes_since", arguments: { since: draftCommit } });
       expect(unknown.isError).toBe(true);
       expect(JSON.stringify(unknown.content)).toMatch(/not one main has been at/);

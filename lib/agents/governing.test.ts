@@ -38,6 +38,13 @@ const seed = (id: string): Note => {
 beforeAll(async () => {
   ({ GET, POST } = await import("@/app/agents/governing.json/route"));
   mcpPost = (await import("@/app/agents/mcp/route")).POST;
+  const schemaRoute = (await import("@/app/agents/schema/[file]/route")).GET;
+  const served = await schemaRoute(new Request(`${SITE}/agents/schema/governing.json`, { headers: { host: "notes.test:3000" } }), {
+    params: Promise.resolve({ file: "governing.json" }),
+  });
+  const schema = await served.json();
+  expect(schema).toEqual(jsonSchemaOf("governing", `${SITE}/agents/schema/governing.json`));
+  validate = schemaValidator(schema);
   await GET(new Request(`${SITE}/agents/governing.json?path=x`)); // seeds the repository
   // AFN-016 governs the cache; AFN-017 did too, and is superseded by AFN-016; AFN-002 (verified
   // structural) governs the Metal kernels, AFN-003 is verified structural with a pinned boundary.
@@ -54,7 +61,8 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 const get = async (query: string) => GET(new Request(`${SITE}/agents/governing.json?${query}`, { headers: { host: "notes.test:3000" } }));
 const post = async (diff: string, type = "text/x-diff") =>
   POST(new Request(`${SITE}/agents/governing.json`, { method: "POST", body: diff, headers: { host: "notes.test:3000", "content-type": type } }));
-const validate = schemaValidator(jsonSchemaOf("governing", `${SITE}/agents/schema/governing.json`));
+/** The published JSON Schema of governing.json, as /agents/schema/governing.json serves it, checked by ajv (not zod). */
+let validate: (doc: unknown) => string[] = () => ["the schema route was not asked yet"];
 
 const cacheDiff = [
   "diff --git a/src/cache/lru.ts b/src/cache/lru.ts",
@@ -99,6 +107,7 @@ describe("GET and POST /agents/governing.json", () => {
     // The GET for the same path is the same answer.
     const byPath = (await (await get("path=./src/cache/lru.ts")).json()) as GoverningDocument;
     expect(byPath.notes).toEqual(doc.notes);
+    expect(validate(byPath)).toEqual([]);
   });
 
   it("orders by status strength, then by the most specific match", async () => {
@@ -140,6 +149,7 @@ describe("the MCP tool governing_notes", () => {
     expect(tools.find((t) => t.name === "governing_notes")?.outputSchema).toBeTruthy();
     const result = await client.callTool({ name: "governing_notes", arguments: { diff: cacheDiff } });
     const doc = result.structuredContent as GoverningDocument;
+    expect(validate(doc)).toEqual([]);
     expect(doc.notes.map((n) => n.id)).toEqual(["AFN-002", "AFN-016"]);
     expect(doc.replaced[0]?.superseded_by).toBe("AFN-016");
     const refused = await client.callTool({ name: "governing_notes", arguments: {} });
