@@ -60,6 +60,7 @@ const API_RULES: Record<string, Partial<Record<Method, Rule | typeof PUBLIC>>> =
   "api/studio/import/jobs/route.ts": { POST: authorOnly },
   "api/studio/import/jobs/[id]/route.ts": { GET: authorOnly },
   "api/studio/phases/[slug]/reopen/route.ts": { POST: authorOnly },
+  "api/studio/phases/[slug]/rename/route.ts": { POST: authorOnly },
   "api/studio/reviews/route.ts": { GET: anyone() },
   "api/studio/reviewers/route.ts": { GET: anyone() },
   "api/studio/people/route.ts": { GET: anyone() },

@@ -1,6 +1,7 @@
 import type { PhasesView } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
 import { STATUS_MEANING, type Note } from "@/lib/notes/schema";
+import { phaseTitle } from "@/lib/phases/schema";
 import { indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND } from "./limits";
 import { noteText } from "./note-formats";
@@ -102,7 +103,7 @@ function phaseLink({ phase, notes, delta }: PhasesView["phases"][number], urls: 
       : phase.closeout?.kind === "no-delta"
         ? "closed, no new decision delta"
         : `open${delta.length ? `, delta so far ${delta.join(", ")}` : ""}`;
-  return link(`Phase ${phase.name}`, `${urls.base}/phases/${phase.slug}.md`, `${closing}; ${notes.length} ${notes.length === 1 ? "note" : "notes"}`);
+  return link(`Phase ${phaseTitle(phase)}`, `${urls.base}/phases/${phase.slug}.md`, `${closing}; ${notes.length} ${notes.length === 1 ? "note" : "notes"}`);
 }
 
 /** /llms-full.txt: the same header, then every published note as LLM text. */
@@ -137,7 +138,7 @@ export function pagesTxt(view: Pick<PublishedView, "site" | "notes">, urls: Agen
     ...view.notes.map((n) => link(`History of ${n.id}`, `${urls.base}/notes/${n.id}/history.md`, "every published revision")),
     "",
     ...(phases.length
-      ? ["## Phases", "", ...phases.map((p) => link(`Phase ${p.phase.name}`, `${urls.base}/phases/${p.phase.slug}.md`, p.phase.status)), ""]
+      ? ["## Phases", "", ...phases.map((p) => link(`Phase ${phaseTitle(p.phase)}`, `${urls.base}/phases/${p.phase.slug}.md`, p.phase.status)), ""]
       : []),
     ...(tags.length ? ["## Tags", "", ...tags.map((t) => link(`Tag ${t}`, urls.tagMd(t), "notes with this tag")), ""] : []),
   ].join("\n");

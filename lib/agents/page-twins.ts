@@ -9,6 +9,7 @@ import type { HistoryEntry } from "@/lib/public/history";
 import { approvalWords } from "@/lib/public/revision-words";
 import { comparePhases, DEFAULT_QUERY, groupByPhase, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/record-query";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
+import { phaseTitle } from "@/lib/phases/schema";
 import { phaseUrl } from "@/lib/web/urls";
 import type { Role } from "@/lib/rules/status-machine";
 import type { SearchHit } from "@/lib/search";
@@ -175,9 +176,9 @@ export function phaseTwin(view: PublishedView, urls: AgentUrls, found: PhasePage
   const others = phases
     .filter((p) => p.phase.slug !== phase.slug)
     .sort((a, b) => comparePhases(a.phase.name, b.phase.name))
-    .map((p) => `[Phase ${p.phase.name}](${urls.base}${phaseUrl(p.phase.name)}.md)`);
+    .map((p) => `[Phase ${phaseTitle(p.phase)}](${urls.base}${phaseUrl(p.phase.name)}.md)`);
   return page(urls, [
-    `# Phase ${escapeText(phase.name)}`,
+    `# Phase ${escapeText(phaseTitle(phase))}`,
     "",
     ...(phase.description ? [oneLine(phase.description), ""] : []),
     `${found.orphan ? "" : `${phase.status} · `}${notes.length} of ${view.notes.length} notes.`,

@@ -1,4 +1,5 @@
 import type { PhasesView } from "@/lib/content/phases";
+import { phaseTitle } from "@/lib/phases/schema";
 import type { AgentUrls } from "./urls";
 
 /**
@@ -12,7 +13,9 @@ export function phasesJson(view: PhasesView, urls: AgentUrls) {
     contract:
       "A verified phase closes with a decision delta (a note of the phase that became verified while it was open) or an explicit no-new-decision record (who, when, why).",
     phases: view.phases.map(({ phase, notes, delta }) => ({
+      // The value notes carry in their `phase` field; `title` is the name people see (after a rename).
       name: phase.name,
+      title: phaseTitle(phase),
       slug: phase.slug,
       status: phase.status,
       description: phase.description,

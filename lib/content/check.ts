@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parseNote, type ParseResult } from "@/lib/notes/markdown";
 import { isPublishedStatus, SECTIONS, type Note } from "@/lib/notes/schema";
-import { acceptWrite, needsApproval, type NoteTextMemo, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
+import { acceptWrite, needsApproval, phaseWriteKind, type NoteTextMemo, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
 import { APPROVED_BY, approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
 import { actorIdOfEmail } from "@/lib/rules/identity";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
@@ -302,9 +302,10 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
       const was = beforeText === null ? null : parsePhase(beforeText);
       if (was?.ok && JSON.stringify(was.phase) === JSON.stringify(phase)) continue;
       const prior = was?.ok ? was.phase : null;
-      const kind = phase.status === "closed" && prior?.status !== "closed" ? "phase-close" : phase.status === "open" && prior?.status === "closed" ? "phase-reopen" : "phase-edit";
+      const kind = phaseWriteKind(prior, phase);
       const facts = await phaseFacts(store, commit, [...notes.values()].map((n) => n.note).filter((n) => n.phase === phase.name));
-      const verdict = await acceptWrite({ kind, before: prior, after: phase, actor: who, context: { facts } });
+      const others = [...phases.phases.values()].map((p) => p.phase);
+      const verdict = await acceptWrite({ kind, before: prior, after: phase, actor: who, context: { facts, phases: others } });
       const source = phaseFiles.find((f) => f.file === file)?.source ?? "";
       for (const f of verdict.findings) findings.push({ file, line: lineOfKey(source, f.field.split(".")[0] ?? f.field), field: f.field, message: f.message, rule: f.rule, commit });
     }
@@ -392,11 +393,12 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
     const was = beforeText === null ? null : parsePhase(beforeText);
     const prior = was?.ok ? was.phase : null;
     const { phase } = entry;
-    const kind = phase.status === "closed" && prior?.status !== "closed" ? "phase-close" : phase.status === "open" && prior?.status === "closed" ? "phase-reopen" : "phase-edit";
+    const kind = phaseWriteKind(prior, phase);
     const [revision] = await store.history(file, to, { limit: 1 });
     const who = { id: revision ? actorIdOfEmail(revision.author.email || revision.author.name) : "plain git", role: "author" as const };
     const facts = await phaseFacts(store, to, valid.filter((n) => n.phase === phase.name));
-    const verdict = await acceptWrite({ kind, before: prior, after: phase, actor: who, context: { facts } });
+    const others = [...phases.phases.values()].map((p) => p.phase);
+    const verdict = await acceptWrite({ kind, before: prior, after: phase, actor: who, context: { facts, phases: others } });
     const source = phaseFiles.find((f) => f.file === file)?.source ?? "";
     for (const f of verdict.findings) findings.push({ file, line: lineOfKey(source, f.field.split(".")[0] ?? f.field), field: f.field, message: f.message, rule: f.rule, commit: revision?.commit ?? to });
   }

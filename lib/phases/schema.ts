@@ -41,7 +41,10 @@ export const reopeningSchema = z.object({ by: words("by"), at: day, reason: word
 
 export const phaseSchema = z
   .object({
+    // What notes name in their `phase` field; with the slug, the phase's identity, never changed.
     name: z.string().trim().min(1, "name is empty").max(120),
+    // The name shown to people when the phase was renamed (the studio's Rename); absent: the name.
+    title: z.string().trim().min(1, "title is empty").max(120).optional(),
     slug: z.string().regex(/^[\p{Ll}\p{N}]+(?:-[\p{Ll}\p{N}]+)*$/u, "slug: lower-case words joined by '-'"),
     status: z.enum(PHASE_STATUSES, { error: "status must be open or closed" }),
     description: z.string().trim().max(2000).default(""),
@@ -59,6 +62,9 @@ export const phaseSchema = z
   .refine((p) => p.status === "closed" || !p.closed, { message: "an open phase has no closed date", path: ["closed"] });
 export type Phase = z.infer<typeof phaseSchema>;
 export type PhaseInput = z.input<typeof phaseSchema>;
+
+/** The name a phase is shown by: its title after a rename, else the name notes carry. */
+export const phaseTitle = (phase: Pick<Phase, "name" | "title">): string => phase.title ?? phase.name;
 
 export const PHASES_DIR = "phases";
 export const phasePath = (phaseSlug: string) => `${PHASES_DIR}/${phaseSlug}.yaml`;

@@ -1,6 +1,6 @@
 import { isPublishedStatus, noteSchema, SECTIONS, type Note, type NoteInput } from "@/lib/notes/schema";
 import { sectionShapeProblems } from "@/lib/notes/section-shape";
-import type { Phase } from "@/lib/phases/schema";
+import { phaseTitle, type Phase } from "@/lib/phases/schema";
 import { slug, tagHasPage } from "@/lib/web/urls";
 import { scanNote, type PolicyRule } from "./archive-policy";
 import {
@@ -29,7 +29,7 @@ import { REVIEW_WRITE_KINDS, reviewFindings, type ReviewWrite, type ReviewWriteK
  */
 
 export type NoteWriteKind = "create" | "save" | "status-change" | "publish";
-export type PhaseWriteKind = "phase-create" | "phase-close" | "phase-reopen" | "phase-edit";
+export type PhaseWriteKind = "phase-create" | "phase-rename" | "phase-close" | "phase-reopen" | "phase-edit";
 export type WriteKind = NoteWriteKind | PhaseWriteKind | ReviewWriteKind;
 export type { ReviewWrite, ReviewWriteContext, ReviewWriteKind } from "./review-write";
 
@@ -124,8 +124,8 @@ export type NoteWrite = {
 export type PhaseWriteContext = {
   /** When each note of the phase became verified on main: the closeout rule's facts. */
   facts: readonly PhaseNoteFact[];
-  /** The phases main holds (a new phase's name and slug must be its own). */
-  phases?: readonly Pick<Phase, "name" | "slug">[];
+  /** The phases main holds (a new phase's name and slug, a renamed phase's title, must be its own). */
+  phases?: readonly Pick<Phase, "name" | "slug" | "title">[];
 };
 
 export type PhaseWrite = { kind: PhaseWriteKind; before: Phase | null; after: Phase; actor: Actor; context: PhaseWriteContext };
@@ -371,11 +371,13 @@ function phaseFindings({ kind, before, after, actor, context }: PhaseWrite): Wri
   const field = "status";
   if (kind === "phase-create") {
     if (actor.role !== "author") findings.push({ rule: "role", field: "name", message: "only authors create a phase" });
-    const same = context.phases?.find((p) => p.slug === after.slug || p.name.toLowerCase() === after.name.toLowerCase());
-    if (before || same) findings.push({ rule: "phase", field: "name", message: `there is already a phase "${same?.name ?? before?.name}" (${after.slug})` });
+    const same = context.phases?.find((p) => p.slug === after.slug || namesOf(p).includes(after.name.toLowerCase()));
+    if (before || same)
+      findings.push({ rule: "phase", field: "name", message: `there is already a phase "${same ? phaseTitle(same) : before?.name}" (${after.slug})` });
     if (after.status !== "open" || after.closeout) findings.push({ rule: "phase", field: "status", message: "a new phase starts open" });
     return findings;
   }
+  if (kind === "phase-rename") return renameFindings(before, after, actor, context);
   if (actor.role !== "author")
     findings.push({ rule: "role", field, message: kind === "phase-reopen" ? "only authors reopen a phase" : "only authors close a phase" });
   // Closing a closed phase, or reopening an open one, is not that change at all: nothing else to say.
@@ -409,6 +411,42 @@ function phaseFindings({ kind, before, after, actor, context }: PhaseWrite): Wri
     if (kind === "phase-close" && !after.closeout && /without a closeout record/.test(message)) continue;
     findings.push({ rule: "closeout", field: /reopen/.test(message) ? "reopenings" : "closeout", message });
   }
+  return findings;
+}
+
+/** Which write a change of a phase file is, as content:check sees it in a commit (`prior` null: a new file). */
+export function phaseWriteKind(prior: Phase | null, phase: Phase): Exclude<PhaseWriteKind, "phase-create"> {
+  if (phase.status === "closed" && prior?.status !== "closed") return "phase-close";
+  if (phase.status === "open" && prior?.status === "closed") return "phase-reopen";
+  if (prior && prior.title !== phase.title && JSON.stringify(withoutTitle(prior)) === JSON.stringify(withoutTitle(phase))) return "phase-rename";
+  return "phase-edit";
+}
+
+const withoutTitle = ({ title: _title, ...rest }: Phase) => rest;
+
+/** A phase's names in lower case: the one notes carry and the one it is shown by. */
+const namesOf = (p: Pick<Phase, "name" | "title">) => [p.name.toLowerCase(), ...(p.title ? [p.title.toLowerCase()] : [])];
+
+/**
+ * A rename changes only the name a phase is shown by (`title`): the name notes carry and the slug
+ * stay, so no note is rewritten and no address moves. Open or closed alike (a closed phase's
+ * closeout record is untouched); the new name is no other phase's name or title.
+ */
+function renameFindings(before: Phase | null, after: Phase, actor: Actor, context: PhaseWriteContext): WriteFinding[] {
+  const findings: WriteFinding[] = [];
+  if (actor.role !== "author") findings.push({ rule: "role", field: "name", message: "only authors rename a phase" });
+  if (!before) return [...findings, { rule: "phase", field: "name", message: `there is no phase ${after.slug} to rename` }];
+  if (JSON.stringify(withoutTitle(before)) !== JSON.stringify(withoutTitle(after))) {
+    findings.push({
+      rule: "phase",
+      field: "name",
+      message: `a rename changes only the name phase ${before.name} is shown by; its slug, name in notes, status and records stay`,
+    });
+  }
+  const shown = phaseTitle(after);
+  if (shown === phaseTitle(before)) findings.push({ rule: "phase", field: "name", message: `phase ${before.slug} is already called "${shown}"` });
+  const other = context.phases?.find((p) => p.slug !== after.slug && namesOf(p).includes(shown.toLowerCase()));
+  if (other) findings.push({ rule: "phase", field: "name", message: `there is already a phase "${phaseTitle(other)}" (${other.slug})` });
   return findings;
 }
 

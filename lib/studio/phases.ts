@@ -4,13 +4,13 @@ import { ApiError } from "@/lib/rules/api-errors";
 import { commitPerson, type StudioActor } from "@/lib/rules/identity";
 import { phaseFacts, readPhases } from "@/lib/content/phases";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
-import { phasePath, phaseSchema, serializePhase, type Phase } from "@/lib/phases/schema";
+import { phasePath, phaseSchema, phaseTitle, serializePhase, type Phase } from "@/lib/phases/schema";
 import { slug as urlSlug } from "@/lib/web/urls";
 import { acceptWrite } from "@/lib/rules/accept-write";
 import { deltaOf, proposeClose, proposeReopen } from "@/lib/rules/phase-closeout";
 import { RefConflictError } from "@/lib/store";
 import type { Oid } from "@/lib/store/types";
-import type { ClosePhaseRequest, CreatePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
+import type { ClosePhaseRequest, CreatePhaseRequest, RenamePhaseRequest, ReopenPhaseRequest } from "@/lib/validations/phase";
 import { MAIN_REF, noMain } from "./refs";
 import { announce } from "@/lib/webhooks/announce";
 import { claimOwnWrite } from "@/lib/working-copy/announced";
@@ -149,7 +149,28 @@ export async function reopenPhase(actor: StudioActor, slug: string, request: Reo
   return reopened;
 }
 
-type Change = (phase: Phase, facts: Awaited<ReturnType<typeof mainState>>["facts"]) => Promise<{ next: Phase; message: string }>;
+/**
+ * A new name to show the phase by, one commit on main to `phases/<slug>.yaml` (its `title`): the
+ * name notes carry and the slug stay, so no note is rewritten and no address moves. Refused (422
+ * `invalid-phase` naming the field, nothing written) when another phase has that name.
+ */
+export async function renamePhase(actor: StudioActor, slug: string, request: RenamePhaseRequest) {
+  return changePhase(actor, slug, async (phase, facts, phases) => {
+    const { title: _shown, ...kept } = phase;
+    // Renaming back to the name notes carry needs no title.
+    const next: Phase = request.name === phase.name ? kept : { ...kept, title: request.name };
+    const verdict = await acceptWrite({ kind: "phase-rename", before: phase, after: next, actor, context: { facts, phases: phases.map((p) => p.phase) } });
+    if (!verdict.allowed) {
+      const where = verdict.findings.map((f) => ({ field: f.field, message: f.message }));
+      if (verdict.findings.some((f) => f.rule === "role")) throw new ApiError(403, "forbidden", "only authors rename a phase");
+      throw new ApiError(422, "invalid-phase", `phase ${phaseTitle(phase)} cannot be renamed: ${where.map((w) => w.message).join("; ")}`, { where });
+    }
+    return { next, message: `Rename phase ${phaseTitle(phase)} to ${request.name}` };
+  });
+}
+
+type MainState = Awaited<ReturnType<typeof mainState>>;
+type Change = (phase: Phase, facts: MainState["facts"], phases: MainState["phases"]) => Promise<{ next: Phase; message: string }>;
 
 /** One commit on main to the phase's file; a race with another commit re-reads main and decides again. */
 async function changePhase(actor: StudioActor, slug: string, change: Change) {
@@ -158,7 +179,7 @@ async function changePhase(actor: StudioActor, slug: string, change: Change) {
     const { commit, phases, facts } = await mainState(store);
     const found = phases.find((p) => p.phase.slug === slug);
     if (!found) throw new ApiError(404, "not-found", `there is no phase "${slug}"`);
-    const { next, message } = await change(found.phase, facts);
+    const { next, message } = await change(found.phase, facts, phases);
     const original = (await store.readFile(commit, found.file)) ?? "";
     // Keep the file's leading comment: it is the phase file's note to a person editing it by hand.
     const comment = original.match(/^(?:#.*\n)+/)?.[0] ?? "";

@@ -21,3 +21,7 @@ export const createPhaseRequest = z
   })
   .strict();
 export type CreatePhaseRequest = z.infer<typeof createPhaseRequest>;
+
+/** POST /api/studio/phases/<slug>/rename: the name the phase is shown by; its slug and the name notes carry stay. */
+export const renamePhaseRequest = z.object({ name: z.string().trim().min(1, "name the phase").max(120, "at most 120 characters") }).strict();
+export type RenamePhaseRequest = z.infer<typeof renamePhaseRequest>;

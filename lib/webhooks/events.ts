@@ -1,5 +1,5 @@
 import { STATUS_LABEL, type Note, type Status } from "@/lib/notes/schema";
-import type { Phase } from "@/lib/phases/schema";
+import { phaseTitle, type Phase } from "@/lib/phases/schema";
 import type { ReviewRecord } from "@/lib/review/records";
 import { EVENT_TYPES, type EventType } from "@/lib/validations/webhook-events";
 
@@ -150,7 +150,7 @@ export function eventsOf(write: CommittedWrite, site: string, at: string, id: ()
       const delta = closeout?.kind === "delta" ? `with decision delta ${closeout.notes.join(", ")}` : "with no new decision delta";
       return [
         {
-          ...base("phase.closed", null, url, `${write.actor.name} closed phase ${write.phase.name} ${delta}: ${url}`),
+          ...base("phase.closed", null, url, `${write.actor.name} closed phase ${phaseTitle(write.phase)} ${delta}: ${url}`),
           phase: { slug: write.phase.slug, name: write.phase.name, url },
           delta: closeout?.kind === "delta" ? closeout.notes.map((n) => ({ id: n, url: `${site}/notes/${n}` })) : [],
           why: closeout?.kind === "no-delta" ? closeout.why : null,

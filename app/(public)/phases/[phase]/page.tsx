@@ -14,6 +14,7 @@ import { pageMetadata } from "@/lib/public/meta";
 import { phasePage } from "@/lib/public/pages";
 import { comparePhases } from "@/lib/public/record-query";
 import { phaseUrl } from "@/lib/web/urls";
+import { phaseTitle } from "@/lib/phases/schema";
 
 /** One phase: its status, its closeout record and its published notes: /phases/6-architecture. */
 
@@ -33,11 +34,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const found = await load(params);
   if (!found) return { title: "Phase not found", robots: { index: false } };
   const { phase } = found.phase;
+  const shown = phaseTitle(phase);
   return pageMetadata({
-    title: `Phase ${phase.name}`,
-    description: `Phase ${phase.name} of ${found.view.site.title}: ${phase.status}, ${found.phase.notes.length} ${found.phase.notes.length === 1 ? "note" : "notes"}.`,
+    title: `Phase ${shown}`,
+    description: `Phase ${shown} of ${found.view.site.title}: ${phase.status}, ${found.phase.notes.length} ${found.phase.notes.length === 1 ? "note" : "notes"}.`,
     path: phaseUrl(phase.name),
-    feed: { url: feedUrl.phase(phase.name), title: `Phase ${phase.name}` },
+    feed: { url: feedUrl.phase(phase.name), title: `Phase ${shown}` },
   });
 }
 
@@ -51,7 +53,7 @@ export default async function PhasePage({ params, searchParams }: Props) {
   return (
     <>
       <header className="page-head">
-        <h1>Phase {phase.phase.name}</h1>
+        <h1>Phase {phaseTitle(phase.phase)}</h1>
         <p className="kicker">
           <Link href={`/?phase=${encodeURIComponent(phase.phase.slug)}&view=table#records`}>This phase in the table of all decision records</Link> ·{" "}
           <a href={feedUrl.phase(phase.phase.name)} type="application/atom+xml">
@@ -71,8 +73,8 @@ export default async function PhasePage({ params, searchParams }: Props) {
       )}
       {phase.notes.length > 0 ? (
         <>
-          <NoteList notes={paged.items} label={`Notes of Phase ${phase.phase.name}`} />
-          <Pager paged={paged} href={(n) => `?page=${n}`} label={`Pages of notes of Phase ${phase.phase.name}`} />
+          <NoteList notes={paged.items} label={`Notes of Phase ${phaseTitle(phase.phase)}`} />
+          <Pager paged={paged} href={(n) => `?page=${n}`} label={`Pages of notes of Phase ${phaseTitle(phase.phase)}`} />
         </>
       ) : (
         <p className="empty">No published note names this phase yet.</p>
@@ -86,7 +88,7 @@ export default async function PhasePage({ params, searchParams }: Props) {
             .sort((a, b) => comparePhases(a.phase.name, b.phase.name))
             .map((p) => (
               <li key={p.phase.slug}>
-                <Link href={phaseUrl(p.phase.name)}>Phase {p.phase.name}</Link>
+                <Link href={phaseUrl(p.phase.name)}>Phase {phaseTitle(p.phase)}</Link>
               </li>
             ))}
         </ul>
