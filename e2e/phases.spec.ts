@@ -25,6 +25,8 @@ test("a phase closes with a new verified note as its delta, and the record is pu
   // Nothing of this phase is verified yet: the studio refuses to close it and says why.
   await signIn(page, AUTHOR, "/studio/phases");
   const phase = page.locator(`section[data-phase="${slug}"]`);
+  // One action per phase: Close… opens the closing form under it.
+  await phase.getByRole("button", { name: /^Close…/ }).click();
   await expect(phase.getByRole("button", { name: "Close phase with its delta" })).toBeDisabled();
   await expect(phase.getByRole("list", { name: /cannot close with a delta/ })).toContainText("no decision delta");
 
@@ -59,6 +61,7 @@ test("a phase closes with a new verified note as its delta, and the record is pu
   // Now the note is the phase's delta and the phase closes with it.
   await page.reload();
   await expect(phase).toContainText(`Decision delta: ${id}`);
+  await phase.getByRole("button", { name: /^Close…/ }).click();
   await phase.getByRole("button", { name: "Close phase with its delta" }).click();
   await expect(phase.getByTestId("studio-closeout")).toContainText(`with decision delta ${id}`);
 
@@ -77,6 +80,7 @@ test("a phase closes with a worded no-delta record, which the public page shows"
   const why = "The phase measured SSD miss latency only; AFN-019 stays an untested hypothesis, so no decision changed.";
   await signIn(page, AUTHOR, "/studio/phases");
   const phase = page.locator(`section[data-phase="${slug}"]`);
+  await phase.getByRole("button", { name: /^Close…/ }).click();
   await phase.getByLabel(/No new decision delta/).fill("too short");
   await phase.getByRole("button", { name: "Close phase with a no-delta record" }).click();
   await expect(phase.getByRole("alert")).toContainText("at least 20 characters");
@@ -94,8 +98,46 @@ test("a phase closes with a worded no-delta record, which the public page shows"
 test("a reviewer sees the phases but cannot close one", async ({ page, request }) => {
   await signIn(page, REVIEWER, "/studio/phases");
   await expect(page.getByRole("heading", { level: 1, name: "Phases" })).toBeVisible();
-  await expect(page.getByRole("button", { name: /Close phase/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /Close phase|Close…|Rename…/ })).toHaveCount(0);
   const token = newToken(REVIEWER.name);
   const refused = await request.post("/api/studio/phases/5/close", { data: {}, headers: { authorization: `Bearer ${token}` } });
   expect(refused.status()).toBe(403);
+});
+
+test("a phase created and renamed in the studio by keyboard keeps its address, and the new name is public", async ({ page, request }) => {
+  await signIn(page, AUTHOR, "/studio/phases");
+  // The list is in a reader's order, each phase by its name, with its state.
+  const items = page.getByRole("list", { name: "Phases in their order" }).getByRole("heading", { level: 2 });
+  await expect(items.first()).toHaveText("Phase 0–3");
+  await expect(page.locator('section[data-phase="5"]')).toContainText("open");
+
+  await page.getByLabel("Name", { exact: true }).focus();
+  await page.keyboard.type("13 Keyboard phase");
+  await page.keyboard.press("Enter");
+  const phase = page.locator('section[data-phase="13-keyboard-phase"]');
+  await expect(phase.getByRole("heading", { level: 2 })).toHaveText("Phase 13 Keyboard phase");
+
+  // Rename…: focus moves into the form, which holds the current name; Enter renames; focus returns to the button.
+  await phase.getByRole("button", { name: /^Rename…/ }).focus();
+  await page.keyboard.press("Enter");
+  const field = phase.getByLabel("New name");
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue("13 Keyboard phase");
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("13 Renamed by keyboard");
+  await page.keyboard.press("Enter");
+  await expect(phase.getByRole("heading", { level: 2 })).toHaveText("Phase 13 Renamed by keyboard");
+  await expect(phase).toContainText("Notes name it “13 Keyboard phase”");
+  await expect(phase.getByRole("button", { name: /^Rename…/ })).toBeFocused();
+
+  // Escape closes an action's form without writing.
+  await page.keyboard.press("Enter");
+  await expect(phase.getByLabel("New name")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(phase.getByLabel("New name")).toHaveCount(0);
+
+  await page.goto("/phases/13-keyboard-phase");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Phase 13 Renamed by keyboard");
+  const listed = (await (await request.get("/agents/phases.json")).json()).phases.find((p: { slug: string }) => p.slug === "13-keyboard-phase");
+  expect(listed).toMatchObject({ name: "13 Keyboard phase", title: "13 Renamed by keyboard", status: "open" });
 });

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ComponentPropsWithoutRef } from "react";
+import type { ComponentProps, ComponentPropsWithoutRef } from "react";
 
 /**
  * The one button of the public site and the studio (styles in app/styles/ui.css). Variants:
@@ -14,7 +14,8 @@ export function buttonClass(variant: ButtonVariant = "secondary", size: ButtonSi
   return ["button", `button--${variant}`, size === "small" ? "button--small" : null, extra].filter(Boolean).join(" ");
 }
 
-type ButtonProps = ComponentPropsWithoutRef<"button"> & { variant?: ButtonVariant; size?: ButtonSize };
+// With its ref (React 19 passes it as a prop): a form that closes gives focus back to the button that opened it.
+type ButtonProps = ComponentProps<"button"> & { variant?: ButtonVariant; size?: ButtonSize };
 
 export function Button({ variant = "secondary", size = "normal", className, type = "button", ...rest }: ButtonProps) {
   return <button type={type} className={buttonClass(variant, size, className)} {...rest} />;
