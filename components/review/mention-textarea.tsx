@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type KeyboardEvent, type TextareaHTMLAttributes } from "react";
-import { mentionAt } from "@/lib/rules/mentions";
+import { matchesMention, mentionAt } from "@/lib/rules/mentions";
 import { usePeople } from "@/lib/queries/use-notifications";
 import styles from "./review.module.css";
 
@@ -22,7 +22,7 @@ export function MentionTextarea({ value, onValueChange, onKeyDown, ...rest }: Pr
   const [closedAt, setClosedAt] = useState<number | null>(null);
   const typing = caret === null ? null : mentionAt(value, caret);
   const { data } = usePeople(typing !== null);
-  const matches = typing && closedAt !== typing.start ? (data?.people ?? []).filter((p) => p.name.toLowerCase().startsWith(typing.query)).slice(0, SHOWN) : [];
+  const matches = typing && closedAt !== typing.start ? (data?.people ?? []).filter((p) => matchesMention(p, typing.query)).slice(0, SHOWN) : [];
   const open = matches.length > 0;
   const chosen = Math.min(active, matches.length - 1);
 
@@ -88,7 +88,13 @@ export function MentionTextarea({ value, onValueChange, onKeyDown, ...rest }: Pr
                 insert(p.name, e.currentTarget.closest("div")?.querySelector("textarea") ?? null);
               }}
             >
-              @{p.name}
+              {p.displayName !== p.name ? (
+                <>
+                  {p.displayName} <span className={styles.mentionLogin}>@{p.name}</span>
+                </>
+              ) : (
+                <>@{p.name}</>
+              )}
             </li>
           ))}
         </ul>

@@ -30,7 +30,7 @@ export function AskReviewPanel({ view, busy }: { view: NoteView; busy: boolean }
     setMessage(null);
     try {
       await write.mutateAsync({ action: "ask", revision: view.noteRevision, reviewers: chosen, ...(text.trim() ? { text: text.trim() } : {}) });
-      const names = available.filter((p) => chosen.includes(p.id)).map((p) => p.name);
+      const names = available.filter((p) => chosen.includes(p.id)).map((p) => p.displayName);
       setMessage({ ok: true, text: `Asked ${names.length ? names.join(", ") : "any reviewer"} to ${purpose}.` });
       setChosen([]);
       setText("");
@@ -63,7 +63,8 @@ export function AskReviewPanel({ view, busy }: { view: NoteView; busy: boolean }
               checked={chosen.includes(p.id)}
               onChange={(e) => setChosen((c) => (e.target.checked ? [...c, p.id] : c.filter((x) => x !== p.id)))}
             />{" "}
-            {p.name}
+            {p.displayName}
+            {p.displayName !== p.name ? <span className={styles.hint}> ({p.name})</span> : null}
           </label>
         ))}
       </fieldset>

@@ -48,8 +48,8 @@ export type NoteActivity = {
   publishes: readonly { commit: string; at: string; by: Who }[];
 };
 
-/** The people a mention can name: lower-case name → person. */
-export type People = ReadonlyMap<string, Who>;
+/** The people a mention can name: lower-case name → person, with the name people see them by now. */
+export type People = ReadonlyMap<string, Who & { displayName?: string }>;
 
 const RANK: Record<NotificationKind, number> = { mention: 0, "review-request": 1, reply: 2, verdict: 3, publish: 4 };
 const EXCERPT = 160;
@@ -67,11 +67,14 @@ export const revisionHref = (note: string, commit: string) => `/notes/${note}/hi
 /** Every notification the activity of these notes gives, newest first (ties: by id). */
 export function deriveNotifications(notes: readonly NoteActivity[], people: People): Notification[] {
   const out: Notification[] = [];
-  for (const n of notes) out.push(...notificationsOfNote(n, people));
+  // Who did it, by the display name they have now; a person no longer known keeps the record's name.
+  const shown = new Map([...people.values()].map((p) => [p.id, p.displayName ?? p.name] as const));
+  const now = (by: Who): Who => ({ id: by.id, name: shown.get(by.id) ?? by.name });
+  for (const n of notes) out.push(...notificationsOfNote(n, people, now));
   return out.sort((a, b) => (a.at === b.at ? a.id.localeCompare(b.id) : a.at < b.at ? 1 : -1));
 }
 
-function notificationsOfNote(n: NoteActivity, people: People): Notification[] {
+function notificationsOfNote(n: NoteActivity, people: People, now: (by: Who) => Who): Notification[] {
   const found = new Map<string, Notification>(); // `${id}\0${to}`
   const give = (to: string, item: Omit<Notification, "to">) => {
     if (to === item.by.id) return;
@@ -92,7 +95,7 @@ function notificationsOfNote(n: NoteActivity, people: People): Notification[] {
   const reviewers = new Set<string>();
 
   for (const r of n.records) {
-    const base = { id: r.id, note: n.id, title: n.title, at: r.at, by: r.by };
+    const base = { id: r.id, note: n.id, title: n.title, at: r.at, by: now(r.by) };
     if (r.kind === "thread" || r.kind === "reply" || r.kind === "edit") {
       const threadId = r.kind === "thread" ? r.id : r.thread;
       const thread = r.kind === "thread" ? { section: r.section, speakers: [] } : threads.get(threadId);
@@ -102,10 +105,10 @@ function notificationsOfNote(n: NoteActivity, people: People): Notification[] {
       const href = threadHref(n.id, threadId);
       const excerpt = clipExcerpt(r.text);
       for (const p of mentionsOf(r.text, r.kind === "edit" ? texts.get(r.comment) : "")) {
-        give(p.id, { ...base, kind: "mention", href, excerpt, text: `${r.by.name} mentioned you on ${where}` });
+        give(p.id, { ...base, kind: "mention", href, excerpt, text: `${base.by.name} mentioned you on ${where}` });
       }
       if (r.kind === "reply") {
-        for (const to of thread.speakers) give(to, { ...base, kind: "reply", href, excerpt, text: `${r.by.name} replied in your thread on ${where}` });
+        for (const to of thread.speakers) give(to, { ...base, kind: "reply", href, excerpt, text: `${base.by.name} replied in your thread on ${where}` });
       }
       texts.set(r.kind === "edit" ? r.comment : r.id, r.text);
       if (r.kind !== "edit" && !thread.speakers.includes(r.by.id)) thread.speakers.push(r.by.id);
@@ -117,7 +120,7 @@ function notificationsOfNote(n: NoteActivity, people: People): Notification[] {
           ...base,
           kind: "review-request",
           href: reviewHref(n.id),
-          text: `${r.by.name} asks you to review ${what}`,
+          text: `${base.by.name} asks you to review ${what}`,
           ...(r.text ? { excerpt: clipExcerpt(r.text) } : {}),
         });
       }
@@ -131,7 +134,7 @@ function notificationsOfNote(n: NoteActivity, people: People): Notification[] {
           ...base,
           kind: "verdict",
           href: reviewHref(n.id),
-          text: `${r.by.name} ${said} ${what}`,
+          text: `${base.by.name} ${said} ${what}`,
           ...(r.summary ? { excerpt: clipExcerpt(r.summary) } : {}),
         });
       }
@@ -139,8 +142,16 @@ function notificationsOfNote(n: NoteActivity, people: People): Notification[] {
   }
 
   for (const p of n.publishes) {
-    const item = { id: p.commit.slice(0, 12), note: n.id, title: n.title, at: p.at, by: p.by, kind: "publish" as const, href: revisionHref(n.id, p.commit) };
-    for (const to of new Set([...n.authors, ...reviewers])) give(to, { ...item, text: `${p.by.name} published ${what}` });
+    const item = {
+      id: p.commit.slice(0, 12),
+      note: n.id,
+      title: n.title,
+      at: p.at,
+      by: now(p.by),
+      kind: "publish" as const,
+      href: revisionHref(n.id, p.commit),
+    };
+    for (const to of new Set([...n.authors, ...reviewers])) give(to, { ...item, text: `${item.by.name} published ${what}` });
   }
   return [...found.values()];
 }

@@ -27,8 +27,8 @@ let memo: { key: string; all: Promise<Notification[]> } | null = null;
 
 /** Who a mention can name: every account and allow-listed sign-in, by its lower-case name. */
 export async function mentionablePeople(): Promise<People> {
-  const people = new Map<string, { id: string; name: string }>();
-  for (const p of (await reviewersByName()).values()) people.set(p.name.toLowerCase(), { id: p.id, name: p.name });
+  const people = new Map<string, { id: string; name: string; displayName: string }>();
+  for (const p of (await reviewersByName()).values()) people.set(p.name.toLowerCase(), { id: p.id, name: p.name, displayName: p.displayName });
   return people;
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
 import type { StudioActor } from "@/lib/rules/identity";
+import { displayNameOf } from "@/lib/auth/account-file";
 import { listAccounts } from "@/lib/auth/accounts";
 import { config } from "@/lib/env";
 import type { RequestedReviewer } from "@/lib/rules/review-write";
@@ -16,7 +17,11 @@ import { clip, writeReview } from "./write-review";
 export async function requestReview(actor: StudioActor, id: string, body: ReviewRequestBody) {
   const target = await reviewTarget(id);
   const known = await reviewersByName();
-  const reviewers: RequestedReviewer[] = body.reviewers.map((name) => known.get(name) ?? { id: name, name, role: null });
+  // A request names each reviewer as people see them (the display name); the id stays what is matched on.
+  const reviewers: RequestedReviewer[] = body.reviewers.map((name) => {
+    const person = known.get(name);
+    return person ? { id: person.id, name: person.displayName, role: person.role } : { id: name, name, role: null };
+  });
   const purpose = target.copy.source === "published" ? "verify" : "publish";
   const named = reviewers.map((r) => r.name).join(", ") || "any reviewer";
   return writeReview(
@@ -36,18 +41,28 @@ export async function requestReview(actor: StudioActor, id: string, body: Review
   );
 }
 
+/**
+ * A person as the studio lists them: `name` is what a mention or a request names them by (an
+ * account's login, an allow-listed identity), `displayName` what people see (the account's display
+ * name, else that name).
+ */
+export type StudioPerson = { id: string; name: string; displayName: string };
+
 /** Everyone who could be asked: local accounts and allow-listed sign-ins, by id, with their role. */
-export async function reviewersByName(): Promise<Map<string, RequestedReviewer>> {
-  const people = new Map<string, RequestedReviewer>();
-  for (const a of await listAccounts()) people.set(a.name, { id: a.name, name: a.name, role: a.role });
+export async function reviewersByName(): Promise<Map<string, RequestedReviewer & { displayName: string }>> {
+  const people = new Map<string, RequestedReviewer & { displayName: string }>();
+  for (const a of await listAccounts()) people.set(a.name, { id: a.name, name: a.name, displayName: displayNameOf(a), role: a.role });
   for (const e of config().auth.allow) {
     const id = `${e.provider}:${e.identity}`;
-    people.set(id, { id, name: e.identity, role: e.role });
+    people.set(id, { id, name: e.identity, displayName: e.identity, role: e.role });
   }
   return people;
 }
 
-/** The reviewers an author can pick from (the studio's form), by name. */
-export async function listReviewers(): Promise<{ id: string; name: string }[]> {
-  return [...(await reviewersByName()).values()].filter((r) => r.role === "reviewer").map(({ id, name }) => ({ id, name }));
+/** The reviewers an author can pick from (the studio's form), by display name (then login). */
+export async function listReviewers(): Promise<StudioPerson[]> {
+  return [...(await reviewersByName()).values()]
+    .filter((r) => r.role === "reviewer")
+    .map(({ id, name, displayName }) => ({ id, name, displayName }))
+    .sort((a, b) => a.displayName.localeCompare(b.displayName) || a.name.localeCompare(b.name));
 }

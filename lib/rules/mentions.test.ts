@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mentionAt, mentionedNames, mentionSpans } from "./mentions";
+import { matchesMention, mentionAt, mentionedNames, mentionSpans } from "./mentions";
 
 describe("mentions", () => {
   it.each([
@@ -23,5 +23,12 @@ describe("mentions", () => {
     expect(mentionAt("ask @", 5)).toEqual({ start: 4, query: "" });
     expect(mentionAt("ada@ex", 6)).toBeNull();
     expect(mentionAt("ask @ada now", 12)).toBeNull();
+  });
+
+  it("offers a person by the start of their login or of any word of their display name", () => {
+    const rita = { name: "rita", displayName: "Rita Levi-Montalcini" };
+    expect(["ri", "levi", "r", "rita"].map((q) => matchesMention(rita, q))).toEqual([true, true, true, true]);
+    expect(["ita", "mont", "x"].map((q) => matchesMention(rita, q))).toEqual([false, false, false]);
+    expect(matchesMention({ name: "grace", displayName: "grace" }, "gr")).toBe(true);
   });
 });

@@ -32,3 +32,14 @@ export function mentionAt(text: string, caret: number): { start: number; query: 
   if (!m) return null;
   return { start: before.length - (m[2] ?? "").length - 1, query: (m[2] ?? "").toLowerCase() };
 }
+
+/**
+ * Whether a person is offered for what is typed after "@" (lower-case): by the start of the name a
+ * mention uses (the login) or of any word of their display name. The login is what goes in.
+ */
+export const matchesMention = (person: { name: string; displayName: string }, query: string): boolean =>
+  person.name.toLowerCase().startsWith(query) ||
+  person.displayName
+    .toLowerCase()
+    .split(/\s+/)
+    .some((word) => word.startsWith(query));

@@ -280,8 +280,8 @@ export const inboxBody = z.object({
   notes: z.array(reviewSummary),
 });
 
-/** GET /api/studio/reviewers: who an author can ask for a review. */
-export const reviewersBody = z.object({ reviewers: z.array(who) });
+/** GET /api/studio/reviewers: who an author can ask for a review (`name` is what a request names, `displayName` what people see). */
+export const reviewersBody = z.object({ reviewers: z.array(who.extend({ displayName: z.string() })) });
 
 /** DELETE /api/studio/notes/<id>: the discarded draft (lib/studio/discard-draft.ts). */
 export const discardBody = z.object({ id: z.string(), discarded: z.string(), published: z.boolean() });

@@ -43,8 +43,8 @@ export type NotificationSettings = z.infer<typeof notificationSettingsBody>;
 /** POST /api/studio/notifications/feed: the new secret address, shown once. */
 export const feedAddressBody = z.object({ url: z.string(), created: z.string() });
 
-/** GET /api/studio/people: who a mention can name. */
-export const peopleBody = z.object({ people: z.array(who) });
+/** GET /api/studio/people: who a mention can name (`name`, the login a mention inserts) and the name people see. */
+export const peopleBody = z.object({ people: z.array(who.extend({ displayName: z.string() })) });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameAsServer: [Same<z.infer<typeof notificationListBody>, NotificationList>] = [true];

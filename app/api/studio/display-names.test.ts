@@ -6,6 +6,10 @@ import * as list from "./notes/route";
 import * as transitions from "./notes/[id]/transitions/route";
 import * as threads from "./notes/[id]/threads/route";
 import * as comments from "./notes/[id]/threads/[thread]/comments/route";
+import * as requests from "./notes/[id]/review-requests/route";
+import * as notifications from "./notifications/route";
+import * as people from "./people/route";
+import * as reviewers from "./reviewers/route";
 
 /**
  * A display name (`npm run user -- name ada "Ada Lovelace"`) is who people see: the author name of
@@ -60,5 +64,55 @@ describe("display names", () => {
       "Ada Lovelace <ada@users.field-notes.invalid>",
       "Rita Levi-Montalcini <rita@users.field-notes.invalid>",
     ]);
+  });
+
+  it("name people in the studio's lists and notifications: the reviewer picker, the mention list (with the login a mention uses), a request, a notification's text", async () => {
+    const picker = await reviewers.GET(request(f.author, "GET", "/api/studio/reviewers"), params({})).then(answer);
+    expect(picker.status).toBe(200);
+    expect(picker.body.reviewers).toContainEqual({ id: "rita", name: "rita", displayName: "Rita Levi-Montalcini" });
+    const mentionable = await people.GET(request(f.reviewer, "GET", "/api/studio/people"), params({})).then(answer);
+    expect(mentionable.body.people).toContainEqual({ id: "ada", name: "ada", displayName: "Ada Lovelace" });
+    // No display name: the login, twice.
+    expect(mentionable.body.people).toContainEqual({ id: "grace", name: "grace", displayName: "grace" });
+
+    const created = await list.POST(request(f.author, "POST", "/api/studio/notes", { note: noteFields("People by name") }), params({})).then(answer);
+    const id = created.body.id as string;
+    const moved = await transitions
+      .POST(request(f.author, "POST", `/api/studio/notes/${id}/transitions`, { to: "hypothesis", revision: created.body.revision }), params({ id }))
+      .then(answer);
+    const asked = await requests
+      .POST(request(f.author, "POST", `/api/studio/notes/${id}/review-requests`, { revision: moved.body.noteRevision, reviewers: ["rita"] }), params({ id }))
+      .then(answer);
+    expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+    const listed = await requests.GET(request(f.author, "GET", `/api/studio/notes/${id}/review-requests`), params({ id })).then(answer);
+    expect(JSON.stringify(listed.body)).toContain('{"id":"rita","name":"Rita Levi-Montalcini"}');
+    expect(git("log", "-1", "--format=%s", `refs/reviews/${id}`)).toContain("ask Rita Levi-Montalcini to review");
+
+    // A mention by login (as the completion inserts it) reaches grace; the text names who by display name.
+    const started = await threads
+      .POST(
+        request(f.reviewer, "POST", `/api/studio/notes/${id}/threads`, {
+          section: "decision",
+          revision: moved.body.noteRevision,
+          text: "@grace can you check?",
+        }),
+        params({ id }),
+      )
+      .then(answer);
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const told = await notifications.GET(request(f.secondAuthor, "GET", "/api/studio/notifications"), params({})).then(answer);
+    expect(told.body.items.find((n: Json) => n.note === id)).toMatchObject({
+      kind: "mention",
+      by: { id: "rita", name: "Rita Levi-Montalcini" },
+      text: expect.stringMatching(/^Rita Levi-Montalcini mentioned you/),
+    });
+
+    // A new display name shows in notifications from then on, for records written under the old one too.
+    await setDisplayName("ada", "Augusta Ada King");
+    const asReviewer = await notifications.GET(request(f.reviewer, "GET", "/api/studio/notifications"), params({})).then(answer);
+    expect(asReviewer.body.items.find((n: Json) => n.note === id && n.kind === "review-request")).toMatchObject({
+      by: { id: "ada", name: "Augusta Ada King" },
+      text: expect.stringMatching(/^Augusta Ada King asks you to review/),
+    });
   });
 });
