@@ -27,14 +27,25 @@ export default function AccountPageClient({ id, displayName, local }: { id: stri
       </p>
       {local ? (
         <form
+          className={styles.narrowForm}
           onSubmit={(e) => {
             e.preventDefault();
             save.mutate(value);
           }}
         >
-          <label htmlFor="display-name">Display name</label>
-          <input id="display-name" name="displayName" value={value} maxLength={DISPLAY_NAME_MAX} onChange={(e) => setValue(e.target.value)} required />
-          <Button type="submit" disabled={save.isPending}>
+          <p className={styles.field}>
+            <label htmlFor="display-name">Display name</label>
+            <input
+              type="text"
+              id="display-name"
+              name="displayName"
+              value={value}
+              maxLength={DISPLAY_NAME_MAX}
+              onChange={(e) => setValue(e.target.value)}
+              required
+            />
+          </p>
+          <Button type="submit" variant="primary" disabled={save.isPending}>
             Save name
           </Button>
           {save.isSuccess && <p role="status">Saved.</p>}

@@ -164,7 +164,7 @@ function AddReceiver() {
         Secret (at least 16 characters; the receiver checks the signature with it)
         <input type="text" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} />
       </label>
-      <fieldset>
+      <fieldset className={styles.events}>
         <legend>Events (none ticked: all of them)</legend>
         {EVENT_TYPES.map((e) => (
           <label key={e} style={{ display: "inline-flex", gap: "0.3rem", marginRight: "1rem" }}>
@@ -173,9 +173,11 @@ function AddReceiver() {
           </label>
         ))}
       </fieldset>
-      <Button type="submit" variant="primary" disabled={add.isPending || !url.trim() || !secret}>
-        Add receiver
-      </Button>
+      <p>
+        <Button type="submit" variant="primary" disabled={add.isPending || !url.trim() || !secret}>
+          Add receiver
+        </Button>
+      </p>
       <ErrorNote error={add.error} />
     </form>
   );
