@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { seriousViolations } from "./support/axe";
 import { freezeRunFacts, settle, storageState, visualNotes, type VisualNotes } from "./support/visual";
 
 /**
@@ -21,7 +22,8 @@ import { freezeRunFacts, settle, storageState, visualNotes, type VisualNotes } f
  */
 
 type Who = "anonymous" | "author" | "reviewer";
-type Shot = { name: string; who: Who; path: (notes: VisualNotes) => string; ready?: (page: Page) => Promise<void> };
+/** `axe`: the page is also held to axe's serious and critical rules (support/axe.ts) in the same width and scheme. */
+type Shot = { name: string; who: Who; path: (notes: VisualNotes) => string; ready?: (page: Page) => Promise<void>; axe?: true };
 
 const SHOTS: Shot[] = [
   { name: "home", who: "anonymous", path: () => "/" },
@@ -37,6 +39,13 @@ const SHOTS: Shot[] = [
   { name: "editor-verified-change", who: "author", path: () => "/studio/notes/AFN-016" },
   { name: "review", who: "reviewer", path: (n) => `/studio/notes/${n.proposed}/review` },
   { name: "inbox", who: "reviewer", path: () => "/studio/reviews" },
+  // The people and phases pages (issue #31): the reviewer's notifications (the setup's review request), mail
+  // and feed settings, one's display name, the webhooks (authors), the phases with their actions.
+  { name: "notifications", who: "reviewer", path: () => "/studio/notifications", axe: true },
+  { name: "notification-settings", who: "reviewer", path: () => "/studio/notifications/settings", axe: true },
+  { name: "account", who: "author", path: () => "/studio/account", axe: true },
+  { name: "webhooks", who: "author", path: () => "/studio/webhooks", axe: true },
+  { name: "studio-phases", who: "author", path: () => "/studio/phases", axe: true },
 ];
 
 /**
@@ -85,6 +94,7 @@ for (const colorScheme of ["light", "dark"] as const) {
             await page.waitForLoadState("networkidle");
             await shot.ready?.(page);
             await settle(page);
+            if (shot.axe) expect(await seriousViolations(page), `axe on ${shot.name}, ${viewport.width} px, ${colorScheme}`).toEqual([]);
             await freezeRunFacts(page);
             await expect(page).toHaveScreenshot(`${shot.name}-${viewport.width}-${colorScheme}.png`, {
               fullPage: true,
