@@ -155,7 +155,7 @@ export async function reopenPhase(actor: StudioActor, slug: string, request: Reo
  * `invalid-phase` naming the field, nothing written) when another phase has that name.
  */
 export async function renamePhase(actor: StudioActor, slug: string, request: RenamePhaseRequest) {
-  return changePhase(actor, slug, async (phase, facts, phases) => {
+  const renamed = await changePhase(actor, slug, async (phase, facts, phases) => {
     const { title: _shown, ...kept } = phase;
     // Renaming back to the name notes carry needs no title.
     const next: Phase = request.name === phase.name ? kept : { ...kept, title: request.name };
@@ -167,6 +167,9 @@ export async function renamePhase(actor: StudioActor, slug: string, request: Ren
     }
     return { next, message: `Rename phase ${phaseTitle(phase)} to ${request.name}` };
   });
+  // A rename announces nothing; claimed as told all the same (see createPhase).
+  await claimOwnWrite(await getContentStore(), renamed.commit);
+  return renamed;
 }
 
 type MainState = Awaited<ReturnType<typeof mainState>>;

@@ -16,6 +16,7 @@ import { noteFile } from "@/lib/store/testing";
 import * as notes from "./notes/route";
 import * as transitions from "./notes/[id]/transitions/route";
 import * as publish from "./notes/[id]/publish/route";
+import * as rename from "./phases/[slug]/rename/route";
 
 /**
  * Events of commits the app did not make: a plain-git push to main is announced from its diff,
@@ -121,6 +122,18 @@ describe("events of main's commits the app did not make", () => {
     expect(told[0]).toMatchObject({ actor: { id: "ada" }, revision: git("rev-parse", "refs/heads/main") });
     expect(before).toBe(0);
     await receiver.waitFor(1, (r) => r.json.type === "note.published" && about(created.id)(r));
+  });
+
+  it("a phase renamed in the studio is claimed as told: the catch-up after it finds nothing, and the next publish is the studio's to tell", async () => {
+    await announceMainMoves(); // the marker at main, whatever ran before
+    const slug = "8-11-performance-architecture";
+    ok(await rename.POST(request(f.author, "POST", `/api/studio/phases/${slug}/rename`, { name: "Performance, renamed" }), params({ slug })).then(answer));
+    expect(await announceMainMoves()).toBeNull();
+    const created = ok(await api.create(f.author, { note: noteFields("Published after a rename") }), 201);
+    const proposed = ok(await api.transition(f.author, created.id, { to: "hypothesis", revision: created.revision }));
+    ok(await api.publish(f.author, created.id, { revision: proposed.revision }));
+    expect(await announceMainMoves()).toBeNull();
+    expect((await queued()).filter((e) => e.note?.id === created.id && e.type === "note.published")).toHaveLength(1);
   });
 
   it("a studio publish on top of a plain-git commit not told yet is told once, with that commit, by the catch-up", async () => {
