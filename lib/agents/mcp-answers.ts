@@ -1,8 +1,8 @@
+import { LRUCache } from "lru-cache";
 import type { NextRequest } from "next/server";
 import { siteBase } from "@/lib/agents/http";
 import { foreignReason } from "@/lib/agents/own-origin";
 import { agentUrls } from "@/lib/agents/urls";
-import { Lru } from "@/lib/store/lru";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
 
@@ -38,8 +38,8 @@ const MAX_RESULT = 65_536;
 // On globalThis: the proxy and the route handler are separate bundle layers, each with its own copy
 // of this module, and the proxy can only answer what the route kept.
 const KEY = Symbol.for("field-notes.mcp-answers");
-const holder = globalThis as typeof globalThis & { [KEY]?: Lru<string, Buffer> };
-const kept = (): Lru<string, Buffer> => (holder[KEY] ??= new Lru<string, Buffer>(512));
+const holder = globalThis as typeof globalThis & { [KEY]?: LRUCache<string, Buffer> };
+const kept = (): LRUCache<string, Buffer> => (holder[KEY] ??= new LRUCache<string, Buffer>({ max: 512 }));
 // A kept result is its UTF-8 bytes, and an answer is those between the two ends: a 13 KB string
 // body cost undici a well-formedness scan and an encoding on every answer (about 170 µs, a
 // microbenchmark's figure), bytes next to nothing.

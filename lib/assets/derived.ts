@@ -1,5 +1,5 @@
+import { LRUCache } from "lru-cache";
 import sharp from "sharp";
-import { Lru } from "@/lib/store/lru";
 import { RESPONSIVE_TYPES, RESPONSIVE_WIDTHS } from "@/lib/rules/images";
 import type { ImageExt } from "@/lib/rules/images";
 import { assetLimits } from "./limits";
@@ -27,7 +27,7 @@ export function parseDerivedName(file: string): DerivedName | null {
 }
 
 /** Copies kept: ~64 MB of encoded bytes (a 1280-pixel JPEG is ~150 kB), least recently used first. */
-const made = new Lru<string, Uint8Array>(64 * 1024, (bytes) => Math.ceil(bytes.length / 1024));
+const made = new LRUCache<string, Uint8Array>({ maxSize: 64 * 1024, sizeCalculation: (bytes) => Math.max(1, Math.ceil(bytes.length / 1024)) });
 const making = new Map<string, Promise<Uint8Array | null>>();
 
 /**

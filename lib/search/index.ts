@@ -1,9 +1,9 @@
 import fs from "node:fs";
+import { LRUCache } from "lru-cache";
 import { isMainThread, Worker } from "node:worker_threads";
 import type { PublishedView } from "@/lib/content/published";
 import { publishedNotes } from "@/lib/content/published-notes";
 import { searchIndexFile } from "@/lib/read-model";
-import { Lru } from "@/lib/store/lru";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { engineReady, searchInThread, searchQuery, withPassage, type SearchHit } from "./engine";
 import { SearchWorker, type Restore } from "./worker-client";
@@ -83,7 +83,7 @@ export async function searchReady(view: PublishedView): Promise<void> {
 
 // Answers repeated per commit: a reader paging back, an agent asking again. Keyed by commit, so a
 // new commit never sees an old answer; bounded, oldest out first.
-const answers = new Lru<string, SearchHit[]>(256);
+const answers = new LRUCache<string, SearchHit[]>({ max: 256 });
 
 /** Forget the kept answers (a benchmark timing the search itself). */
 export function forgetAnswers(): void {

@@ -1,5 +1,5 @@
+import { LRUCache } from "lru-cache";
 import { isoDate, type CommitObject } from "./commit-object";
-import { Lru } from "./lru";
 import type { Repo } from "./repo";
 import type { FileRevision, Oid, Revision } from "./types";
 
@@ -10,7 +10,7 @@ import type { FileRevision, Oid, Revision } from "./types";
  */
 
 export class Histories {
-  private readonly memo = new Lru<string, FileRevision[]>(50_000, (h) => h.length + 1);
+  private readonly memo = new LRUCache<string, FileRevision[]>({ maxSize: 50_000, sizeCalculation: (h) => h.length + 1 });
 
   constructor(private readonly repo: Repo) {}
 

@@ -1,6 +1,6 @@
+import { LRUCache } from "lru-cache";
 import { CorruptRepositoryError } from "./errors";
 import { parseCommit, type CommitObject } from "./commit-object";
-import { Lru } from "./lru";
 import { ObjectDb } from "./objects";
 import { OID, readRef, refNameProblem } from "./refs";
 import { DIR_MODE, RawTree, Tree } from "./tree";
@@ -18,13 +18,14 @@ export class Repo {
   // miss re-parses one tree (milliseconds), and lookups in old trees use rawTrees. The former 200,000
   // kept every notes/ tree of the last commits: 17 MB of heap after bench:read's seven commits at
   // 10,000 notes (heap snapshot), up to 52 MB.
-  private readonly trees = new Lru<Oid, Tree>(30_000, (t) => t.entries.length);
-  private readonly commits = new Lru<Oid, CommitObject>(20_000);
+  // (lru-cache, like every cache here: an entry heavier than its cache's whole bound is not kept.)
+  private readonly trees = new LRUCache<Oid, Tree>({ maxSize: 30_000, sizeCalculation: (t) => Math.max(1, t.entries.length) });
+  private readonly commits = new LRUCache<Oid, CommitObject>({ max: 20_000 });
   // Trees only looked into (lookup), by bytes: a history walk of every note (last-change dates on a
   // cold start) asks each commit's notes/ tree once per note, so without this a 10,000-note archive
   // with a few recent commits inflated and hashed a 400 kB tree tens of thousands of times (minutes,
   // and GBs of RSS in short-lived buffers). 32 MB holds about 80 such trees, a walk across 80 commits.
-  private readonly rawTrees = new Lru<Oid, RawTree>(32 * 1024 * 1024, (t) => t.bytes);
+  private readonly rawTrees = new LRUCache<Oid, RawTree>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (t) => Math.max(1, t.bytes) });
   private readonly readingRaw = new Map<Oid, Promise<RawTree>>();
   readonly counters = { treesParsed: 0 };
 

@@ -1,5 +1,5 @@
+import { LRUCache } from "lru-cache";
 import { eachLimit } from "./concurrency";
-import { Lru } from "./lru";
 import type { Repo } from "./repo";
 import { isDir, type TreeEntry } from "./tree";
 import type { NoteParser, Oid, Parsed, Snapshot, StoredNote } from "./types";
@@ -18,9 +18,9 @@ type Built<N> = { snapshot: Snapshot<N>; notesTree: Oid | null; byName?: Map<str
 const READ_CONCURRENCY = 32;
 
 export class Snapshots<N> {
-  private readonly byCommit = new Lru<Oid, Built<N>>(200_000, (b) => b.snapshot.notes.length);
+  private readonly byCommit = new LRUCache<Oid, Built<N>>({ maxSize: 200_000, sizeCalculation: (b) => Math.max(1, b.snapshot.notes.length) });
   // By blob id: the read model relies on "same blob, same parsed object" to skip unchanged notes.
-  private readonly parsed = new Lru<Oid, Parsed<N>>(50_000);
+  private readonly parsed = new LRUCache<Oid, Parsed<N>>({ max: 50_000 });
   private readonly building = new Map<Oid, Promise<Built<N>>>();
   private last: Built<N> | null = null;
   readonly counters = { notesParsed: 0, snapshotsBuilt: 0 };
