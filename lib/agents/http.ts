@@ -1,6 +1,6 @@
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { etagFor, originFor, originVary } from "@/lib/origin";
-import { cachedBytes, encodedFor } from "./bytes";
+import { cachedBytes } from "./bytes";
 import { agentUrls, type AgentUrls } from "./urls";
 
 /**
@@ -81,7 +81,7 @@ export async function serveAgent(
   };
   if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
 
-  // Built and serialised once per commit, origin and URL; compressed once per encoding.
+  // Built and serialised once per commit, origin and URL.
   const url = new URL(request.url);
   let refusal: Response | null = null;
   const encoded = await cachedBytes(view, `${etag} ${url.pathname}${url.search}`, async () => {
@@ -102,15 +102,11 @@ export async function serveAgent(
   });
   // A concurrent request that shared a failed build has no refusal of its own: build it again.
   if (!encoded) return refusal ?? serveAgent(request, options, build);
-  // Identity bytes only: `next start` drops a route handler's Content-Encoding header
-  // (next/dist/server/send-response.js, FORBIDDEN_HEADERS) and compresses the body itself, so
-  // precompressed bytes reached clients as brotli with no header, or as gzip inside gzip, and
-  // every fetch-based agent read garbage. Next's own compression still applies to these bytes.
-  const { body, encoding } = await encodedFor(null, encoded);
+  // Identity bytes (lib/agents/bytes.ts): Next compresses them as the client accepts.
+  const body = encoded.raw;
   const vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : "Accept-Encoding";
   const sent = new Headers({ ...headers, Vary: vary, "Content-Type": MEDIA[options.media], "Content-Length": String(body.length) });
   for (const [name, value] of Object.entries(encoded.headers ?? {})) sent.append(name, value);
-  if (encoding) sent.set("Content-Encoding", encoding);
   return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: sent });
 }
 

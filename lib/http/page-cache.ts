@@ -3,7 +3,7 @@ import { MAIN_REF } from "@/lib/working-copy/layout";
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import type { NextRequest } from "next/server";
-import { cachedBytes, encodedFor } from "@/lib/agents/bytes";
+import { cachedBytes } from "@/lib/agents/bytes";
 import { etagMatches } from "@/lib/agents/http";
 import { persistedPage, persistPage } from "@/lib/read-model";
 import { sessionSecret } from "@/lib/auth/secret";
@@ -176,20 +176,17 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   if (tag && etagMatches(request.headers.get("if-none-match"), tag)) {
     return new Response(null, { status: 304, headers: { ...Object.fromEntries(entry.headers), ...common } });
   }
-  const bytes = await cachedBytes(s.view as never, key, async () => null);
-  if (!bytes) {
+  const body = (await cachedBytes(s.view as never, key, async () => null))?.raw;
+  if (!body) {
     // Its body was dropped (the bytes cache is bounded): render as usual, and fill again next time.
     if (s.pages.get(key) === entry) s.pages.delete(key);
     s.disk.delete(key);
     return null;
   }
-  // Identity bytes: Next drops Content-Encoding from what the proxy answers and compresses the
-  // body again, so a precompressed page reached fetch clients as gzip inside gzip.
-  const { body, encoding } = await encodedFor(null, bytes);
+  // Identity bytes (lib/agents/bytes.ts): Next compresses them as the client accepts.
   const headers = new Headers(entry.headers);
   for (const [k, v] of Object.entries(common)) headers.set(k, v);
   headers.set("Content-Length", String(body.length));
-  if (encoding) headers.set("Content-Encoding", encoding);
   return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
 }
 
