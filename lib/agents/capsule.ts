@@ -2,7 +2,7 @@ import type { PublishedView } from "@/lib/content/published";
 import { BOUNDARY_MEANING, STATUS_MEANING, type Note } from "@/lib/notes/schema";
 import { SECTION_ANCHORS } from "@/lib/web/urls";
 import { flagsLine, limitFlags, limitsOf } from "./limits";
-import { markdownToLine } from "./plain-text";
+import { markdownToLine } from "@/lib/render/plain-text";
 import type { Capsule } from "./schemas";
 import { clipToTokens, tokens } from "./tokens";
 import type { AgentUrls } from "./urls";

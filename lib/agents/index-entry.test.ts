@@ -6,7 +6,7 @@ import { benchNote } from "@/scripts/bench-notes";
 import { compactIndexJson, compactIndexMarkdown } from "./compact-index";
 import { folderView } from "./folder-view";
 import { DECISION_FLOOR, ENTRY_BUDGET, indexEntryMarkdown, leadingSentence, oneLineDecision } from "./index-entry";
-import { markdownToLine } from "./plain-text";
+import { markdownToLine } from "@/lib/render/plain-text";
 import { schemaValidator } from "./schema-validator";
 import { jsonSchemaOf } from "./schemas";
 import { firstSentence, tokens } from "./tokens";

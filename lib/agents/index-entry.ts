@@ -1,7 +1,7 @@
 import type { Note } from "@/lib/notes/schema";
 import { limitFlags, limitsOf } from "./limits";
 import { mayHoldMarkup } from "@/lib/search/plain-text-fast";
-import { markdownToLine } from "./plain-text";
+import { markdownToLine } from "@/lib/render/plain-text";
 import type { IndexEntry } from "./schemas";
 import { clipToTokens, firstSentence, tokens } from "./tokens";
 import type { AgentUrls } from "./urls";

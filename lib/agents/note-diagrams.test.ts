@@ -30,7 +30,7 @@ describe("a note's diagrams and code in the agent formats", () => {
   });
 
   it("LLM text and JSON keep the Mermaid source", () => {
-    // .txt shows code as an indented block (lib/agents/plain-text.ts), every line of the source kept.
+    // .txt shows code as an indented block (lib/render/plain-text.ts), every line of the source kept.
     const text = noteText(note, view, urls);
     expect(text).toContain(
       diagram

@@ -6,7 +6,7 @@ import { SECTION_ANCHORS } from "@/lib/web/urls";
 import { withoutLineSeparators } from "@/lib/notes/section-shape";
 import { imagesOf, parseAssetPath } from "@/lib/rules/images";
 import { flagsLine, limitFlags, limitsOf } from "./limits";
-import { markdownToText } from "./plain-text";
+import { markdownToText } from "@/lib/render/plain-text";
 import type { NoteDocument } from "./schemas";
 import type { AgentUrls } from "./urls";
 

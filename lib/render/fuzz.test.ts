@@ -5,10 +5,9 @@ import { SECTIONS, type NoteInput } from "@/lib/notes/schema";
 import { diagramSize } from "@/lib/rules/diagrams";
 import { liveMarkup, XSS_PAYLOADS } from "@/lib/testing/xss";
 import { DIAGRAM_TIME_LIMIT_MS } from "./diagrams";
-import { markdownToText } from "@/lib/agents/plain-text";
 import { markdownIsSafe, sectionShapeProblems } from "@/lib/notes/section-shape";
 import { renderMarkdown, renderSectionNow, sectionKey } from "./markdown";
-import { markdownToPlainText } from "./plain-text";
+import { markdownToPlainText, markdownToText } from "./plain-text";
 
 /**
  * Note files full of hostile text, through parse → serialize → parse → render, as a commit from
