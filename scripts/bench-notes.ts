@@ -36,7 +36,9 @@ export function benchNote(i: number, summary: string): string {
   const paragraph = () => Array.from({ length: 2 + rand(4) }, sentence).join(" ");
   const section = (n: number) => Array.from({ length: n }, paragraph).join("\n\n");
   const tags = [...new Set(Array.from({ length: 2 + rand(4) }, () => TAGS[rand(TAGS.length)]!))];
-  const related = [...new Set([rand(i + 1), rand(i + 1)].filter((r) => r !== i).map(idOf))];
+  // Notes that exist in bench:read's archive: below 21, the seed's own (AFN-001 … AFN-021), since
+  // main's commits are judged (a related id that names no note is refused, and nothing is served).
+  const related = [...new Set([rand(i + 1), rand(i + 1)].filter((r) => r !== i).map((r) => (r < 21 ? `AFN-${String(r + 1).padStart(3, "0")}` : idOf(r))))];
   return serializeNote({
     id: idOf(i),
     title: sentence()
