@@ -7,26 +7,16 @@ const WARM_UP_AFTER_MS = 1000;
 export async function register() {
   // Only the Node.js server reads the configuration; the hook also runs for the edge runtime.
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { config, ConfigError, HEAP_GROWING_PERCENT } = await import("@/lib/env");
+  const { config, ConfigError } = await import("@/lib/env");
   const { warnIfOriginUnpinned } = await import("@/lib/origin");
-  let heapGrowingPercent = HEAP_GROWING_PERCENT;
   try {
     const c = config();
     warnIfOriginUnpinned({ nodeEnv: process.env.NODE_ENV, siteUrl: c.siteUrl, allowedHosts: c.allowedHosts });
-    heapGrowingPercent = c.heapGrowingPercent;
   } catch (e) {
     // A bad variable is reported by the first request that reads the configuration, as before.
     if (!(e instanceof ConfigError)) throw e;
     console.error(e.message);
   }
-  // V8 lets a heap grow to up to four times what survived its last full collection before the next
-  // one. Building the read model and the search index at 10,000 notes leaves hundreds of MB of
-  // garbage, so the server stood at 880 MB resident after its first search with 480 MB live; at
-  // 35% it peaks near 500 MB, for a higher p99 under load (docs/decisions/heap-growing-factor.md).
-  // The flag is read at every collection, for every isolate of the process (the search worker's
-  // too), so setting it here, at start, is enough; 0 is V8's own choice.
-  const { setFlagsFromString } = await import("node:v8");
-  setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent}`);
   // With CONTENT_REMOTE / ACCOUNTS_REMOTE: clone or fetch now and start polling, before the first request.
   if (process.env.CONTENT_REMOTE || process.env.ACCOUNTS_REMOTE) {
     const { startRemotes } = await import("@/lib/remote/sync");

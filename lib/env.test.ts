@@ -15,15 +15,6 @@ describe("configuration", () => {
     expect(parseConfig({ DATA_DIR: "/var/notes", CONTENT_REPO: "repo.git" }, "/srv/app").contentRepo).toBe("/srv/app/repo.git");
   });
 
-  it("lets HEAP_GROWING_PERCENT set how far the server's heaps grow, 35% unless set, and refuses what is not a percent", () => {
-    expect(parseConfig({}).heapGrowingPercent).toBe(35);
-    expect(parseConfig({ HEAP_GROWING_PERCENT: "0" }).heapGrowingPercent).toBe(0);
-    expect(parseConfig({ HEAP_GROWING_PERCENT: "100" }).heapGrowingPercent).toBe(100);
-    for (const bad of ["-5", "12.5", "lots", "1000"]) {
-      expect(() => parseConfig({ HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT: must be .* \(got "/);
-    }
-  });
-
   it("turns notification mail on with SMTP_URL, MAIL_FROM defaulting to the site's host, and never echoes a bad SMTP_URL (it may hold a password)", () => {
     expect(parseConfig({}).mail).toBeNull();
     expect(parseConfig({ SMTP_URL: "smtp://u:p@mail.example.org:587", SITE_URL: "https://notes.example.org" }).mail).toEqual({

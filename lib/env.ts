@@ -58,13 +58,6 @@ const schema = z.object({
       return entries;
     })
     .optional(),
-  // How far a V8 heap may grow past what survived its last full collection (instrumentation.ts).
-  HEAP_GROWING_PERCENT: z.coerce
-    .number({ error: "must be a whole number of percent, e.g. 35" })
-    .int("must be a whole number of percent, e.g. 35")
-    .min(0, "must be from 0 (V8's own choice) to 300")
-    .max(300, "must be from 0 (V8's own choice) to 300")
-    .optional(),
   // How many reviewers approve a promotion or a change to a verified note (docs/decisions/verified-means-reviewed.md).
   REVIEW_APPROVALS: z.coerce
     .number({ error: "must be a whole number of approvals, e.g. 1" })
@@ -81,9 +74,6 @@ const schema = z.object({
   ...mailEnvSchema.shape,
 });
 
-/** The default of HEAP_GROWING_PERCENT (docs/decisions/heap-growing-factor.md). */
-export const HEAP_GROWING_PERCENT = 35;
-
 export type AppConfig = {
   dataDir: string;
   contentRepo: string;
@@ -94,8 +84,6 @@ export type AppConfig = {
   allowedHosts: string[] | null;
   /** The reverse proxies whose X-Forwarded-For hop is believed (TRUST_PROXY); empty: none, the socket is the client. */
   trustProxy: string[];
-  /** V8's --heap-growing-percent for the server (HEAP_GROWING_PERCENT); 0: V8 chooses. */
-  heapGrowingPercent: number;
   /** Approvals a promotion or a verified change needs (REVIEW_APPROVALS, default 1). */
   reviewApprovals: number;
   /** ALLOW_MAIN_REWIND=1: a mirror follows the remote's main when it is moved back (logged loudly); otherwise it refuses. */
@@ -143,7 +131,6 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     websubHub: result.data.WEBSUB_HUB ?? null,
     allowedHosts: result.data.ALLOWED_HOSTS ?? null,
     trustProxy: result.data.TRUST_PROXY ?? [],
-    heapGrowingPercent: result.data.HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT,
     reviewApprovals: result.data.REVIEW_APPROVALS ?? 1,
     allowMainRewind: result.data.ALLOW_MAIN_REWIND === "1",
     importAllowLocal: result.data.IMPORT_ALLOW_LOCAL === "1",
@@ -162,7 +149,6 @@ export function config(): AppConfig {
     ALLOWED_HOSTS: process.env.ALLOWED_HOSTS,
     PORT: process.env.PORT,
     TRUST_PROXY: process.env.TRUST_PROXY,
-    HEAP_GROWING_PERCENT: process.env.HEAP_GROWING_PERCENT,
     REVIEW_APPROVALS: process.env.REVIEW_APPROVALS,
     ALLOW_MAIN_REWIND: process.env.ALLOW_MAIN_REWIND,
     IMPORT_ALLOW_LOCAL: process.env.IMPORT_ALLOW_LOCAL,

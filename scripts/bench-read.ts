@@ -30,6 +30,7 @@ import { QUERIES } from "./support/bench-queries";
  * server, nothing of the search index persisted, a search arriving while capsules are read) and
  * once during a one-note commit's incremental reindex (a search and the home page asking for it).
  * BENCH_CPU_PROF=<dir> runs the server with `--cpu-prof` into that folder (what held the loop).
+ * BENCH_NODE_ARGS="--flag …" starts the server's node with those flags (e.g. a V8 flag to compare).
  *
  * `--corpus realistic` builds the 10,000 notes from the seed's sentences and a natural vocabulary
  * (scripts/bench-corpus.ts) instead of the generator's 50 words.
@@ -493,7 +494,8 @@ async function startServer(dataDir: string, first = "/"): Promise<Server> {
   const bin = require.resolve("next/dist/bin/next");
   const started = performance.now();
   const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, bin, "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, ...prof, bin, "start", "-p", String(PORT), "-H", "127.0.0.1"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
