@@ -181,8 +181,8 @@ describe("a request for changes holds the publish back", () => {
 describe("review requests and the inbox", () => {
   it("lists the reviewers an author can ask", async () => {
     expect(ok(await api.reviewers(f.author)).reviewers).toEqual([
-      { id: "rita", name: "rita" },
-      { id: "sam", name: "sam" },
+      { id: "rita", name: "rita", displayName: "rita" },
+      { id: "sam", name: "sam", displayName: "sam" },
     ]);
   });
 
