@@ -8,7 +8,7 @@ import { AUTHOR, ensureAccounts, newToken } from "./support/studio";
 /**
  * A commit pushed to main with plain git is announced by the running server on its own (the
  * catch-up started at start, lib/events/announce-main.ts): a receiver an author subscribed in the
- * studio gets one signed `note.published` for it, without any request to the site. ID PFX-961 is
+ * studio gets one signed `note.published` for it, without any request to the site. ID PFX-957 is
  * this file's own.
  */
 
@@ -40,7 +40,7 @@ test("a plain-git publish reaches a subscribed receiver once, signed, with no re
     });
     expect(subscribed.status(), await subscribed.text()).toBe(201);
 
-    const id = "PFX-961";
+    const id = "PFX-957";
     const note = [
       "---",
       `id: ${id}`,
@@ -50,7 +50,7 @@ test("a plain-git publish reaches a subscribed receiver once, signed, with no re
       "boundaries: []",
       'phase: "6 architecture"',
       "tags: []",
-      "order: 961",
+      "order: 957",
       "related: []",
       "---",
       "",
