@@ -5,6 +5,7 @@ import { checkQuery, GOVERNING_LIMITS, governingNotes, normalizePath, type Gover
 import { MEDIA, type AgentContext, type Built } from "./http";
 import { changedPaths } from "./unified-diff";
 import { agentUrls } from "./urls";
+import { readCapped } from "@/lib/web/body";
 
 /** The question as /agents/governing.json's GET asks it: `path=` (repeated) and `component=`. */
 export function queryFromParams(params: URLSearchParams): { ok: true; query: GoverningQuery } | { ok: false; error: string } {
@@ -74,20 +75,6 @@ export async function postGoverning(request: Request): Promise<Response> {
 }
 
 async function readText(request: Request, cap: number): Promise<string | null> {
-  if (Number(request.headers.get("content-length") ?? 0) > cap) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > cap) {
-      await reader.cancel();
-      return null;
-    }
-    parts.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(parts));
+  const bytes = await readCapped(request, cap);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
 }

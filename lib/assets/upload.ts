@@ -5,6 +5,7 @@ import { draftRef, MAIN_REF } from "@/lib/working-copy/layout";
 import { workingCopyAt } from "@/lib/working-copy/working-copy";
 import { assetLimits } from "./limits";
 import { prepareAsset, tooLarge } from "./prepare";
+import { readCapped } from "@/lib/web/body";
 
 /**
  * An image upload (POST /api/studio/notes/<id>/assets). The cleaned bytes are written as a blob
@@ -75,23 +76,4 @@ async function fileOf(request: Request, cap: number): Promise<File> {
     });
   }
   return file;
-}
-
-/** The body's bytes, or null as soon as it passes `cap` (a body without Content-Length is counted as it arrives). */
-async function readCapped(request: Request, cap: number): Promise<Buffer | null> {
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > cap) {
-      await reader.cancel();
-      return null;
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts);
 }

@@ -14,6 +14,7 @@ import { branchName } from "./source";
 import { statusTable } from "./status";
 import { removeUpload, saveUpload, uploadFolder, type Upload } from "./uploads";
 import { ZIP_LIMITS, ZipRefusedError } from "./zip";
+import { readCapped } from "@/lib/web/body";
 
 /**
  * The studio's Import page (/studio/import) over the same import the CLI runs (./import.ts): an
@@ -99,24 +100,6 @@ export async function uploadImportZip(request: Request): Promise<UploadView> {
     }
     throw e;
   }
-}
-
-async function readCapped(request: Request, cap: number): Promise<Buffer | null> {
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > cap) {
-      await reader.cancel();
-      return null;
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts);
 }
 
 // --- Plan and run -------------------------------------------------------------------------
