@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseNote, serializeNote } from "@/lib/notes/markdown";
 import { SECTIONS, type Note } from "@/lib/notes/schema";
-import { benchNote, generator, idOf } from "./bench-notes";
+import { benchNote, generator, idOf, relatedOf } from "./bench-notes";
 
 /**
  * The benchmarks' two archives. "generated" is bench-notes.ts's (about 50 words, so nearly every
@@ -109,7 +109,7 @@ function realisticNote(i: number, summary: string): string {
     .map((w) => (w.length >= 4 && rand(10) < 4 ? drawWord(m, rand) : w))
     .join(" ")}`.slice(0, 120);
   const tags = [...new Set([pick(m.tags), pick(m.tags), drawWord(m, rand)])];
-  const related = [...new Set([rand(i + 1), rand(i + 1)].filter((r) => r !== i).map(idOf))];
+  const related = relatedOf(i, rand);
   return serializeNote({
     id: idOf(i),
     title: title.trim(),

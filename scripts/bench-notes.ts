@@ -27,6 +27,15 @@ export function generator(seed: number) {
   };
 }
 
+/**
+ * Two notes `i` links to, among those before it. They must exist in bench:read's archive: below 21,
+ * the seed's own (AFN-001 … AFN-021), since main's commits are judged (a related id that names no
+ * note is refused, and nothing is served).
+ */
+export function relatedOf(i: number, rand: (n: number) => number): string[] {
+  return [...new Set([rand(i + 1), rand(i + 1)].filter((r) => r !== i).map((r) => (r < 21 ? `AFN-${String(r + 1).padStart(3, "0")}` : idOf(r))))];
+}
+
 export function benchNote(i: number, summary: string): string {
   const rand = generator(i + 1);
   const sentence = () => {
@@ -36,9 +45,7 @@ export function benchNote(i: number, summary: string): string {
   const paragraph = () => Array.from({ length: 2 + rand(4) }, sentence).join(" ");
   const section = (n: number) => Array.from({ length: n }, paragraph).join("\n\n");
   const tags = [...new Set(Array.from({ length: 2 + rand(4) }, () => TAGS[rand(TAGS.length)]!))];
-  // Notes that exist in bench:read's archive: below 21, the seed's own (AFN-001 … AFN-021), since
-  // main's commits are judged (a related id that names no note is refused, and nothing is served).
-  const related = [...new Set([rand(i + 1), rand(i + 1)].filter((r) => r !== i).map((r) => (r < 21 ? `AFN-${String(r + 1).padStart(3, "0")}` : idOf(r))))];
+  const related = relatedOf(i, rand);
   return serializeNote({
     id: idOf(i),
     title: sentence()
