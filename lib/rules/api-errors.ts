@@ -30,6 +30,8 @@ export const API_ERRORS = {
   "published-meanwhile": 409,
   // The git remote's main was moved to a commit that does not descend from this instance's (a force-push), and the instance refuses to follow.
   "main-rewound": 409,
+  // main's tip holds a commit the rules refuse (pushed from outside the app): a write landing on top of it would be refused with it and never served.
+  "main-refused": 409,
   locked: 409,
   busy: 409,
   "already-resolved": 409,

@@ -1,6 +1,8 @@
 import "server-only";
 import { acceptedMain, mainRewind, type MainRefusal } from "@/lib/content/accepted-main";
 import type { ContentStore } from "@/lib/working-copy/content-store";
+import type { Oid } from "@/lib/store/types";
+import { ApiError } from "@/lib/rules/api-errors";
 import { MAIN_REF, noMain } from "./refs";
 
 /**
@@ -25,4 +27,23 @@ export async function mainState(store: ContentStore): Promise<MainState> {
   const local = mainRewind(store);
   const rewind = remote ? { from: remote.local, to: remote.remote, at: remote.at, followed: remote.followed } : local ? { ...local, followed: true } : null;
   return { refused: refusal, rewind };
+}
+
+/**
+ * A write on main (a publish, a phase's create, rename, close or reopen) builds on main's tip. When
+ * that tip holds a commit the rules refuse, the write would land on top of the refused change and
+ * be refused with it: answered 200, never served. So it is refused first (409), saying which commit
+ * blocks it and what readers are served meanwhile; nothing is written. `what` names the write.
+ */
+export async function refuseWhileMainRefused(store: ContentStore, tip: Oid, what: string): Promise<void> {
+  const { refusal } = await acceptedMain(store, tip);
+  if (!refusal) return;
+  const short = (oid: string) => oid.slice(0, 12);
+  throw new ApiError(
+    409,
+    "main-refused",
+    `${what} would not be served: main's commit ${short(refusal.commit)} is refused by the rules (${refusal.file}:${refusal.line}: ${refusal.rule}: ${refusal.message}), so readers are served ${short(refusal.served)} until that change is undone with git; \`npm run content:check\` names it. Nothing was written.`,
+    {},
+    { refused: refusal },
+  );
 }

@@ -8,7 +8,12 @@ import { git, tempDir } from "@/lib/store/testing";
 import { parseNote } from "@/lib/notes/markdown";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { answer, params, request, studioFixture } from "@/lib/testing/studio";
+import { noteFields } from "@/lib/testing/studio";
 import * as list from "./notes/route";
+import * as one from "./notes/[id]/route";
+import * as transitions from "./notes/[id]/transitions/route";
+import * as publish from "./notes/[id]/publish/route";
+import * as phases from "./phases/route";
 
 /**
  * The git host is not trusted blindly. What is pushed to it from outside the app reaches every
@@ -110,6 +115,32 @@ describe("a commit on main the rules refuse, pushed to the git host", () => {
     await store.remote!.sync();
     expect((await getPublishedView()).commit).toBe(before.commit);
 
+    // A studio write on main would land on top of the refused change and never be served: 409, nothing written.
+    const created = await list.POST(request(f.author, "POST", "/api/studio/notes", {}), params({})).then(answer);
+    const id: string = created.body.id;
+    const saved = await one
+      .PUT(
+        request(f.author, "PUT", `/api/studio/notes/${id}`, { revision: created.body.revision, note: noteFields("Blocked by a refused main") }),
+        params({ id }),
+      )
+      .then(answer);
+    const proposed = await transitions
+      .POST(request(f.author, "POST", `/api/studio/notes/${id}/transitions`, { to: "hypothesis", revision: saved.body.revision }), params({ id }))
+      .then(answer);
+    expect(proposed.status, JSON.stringify(proposed.body)).toBe(200);
+    const tip = await store.resolve("refs/heads/main");
+    const published = await publish
+      .POST(request(f.author, "POST", `/api/studio/notes/${id}/publish`, { revision: proposed.body.revision }), params({ id }))
+      .then(answer);
+    expect(published.status, JSON.stringify(published.body)).toBe(409);
+    expect(published.body.error.code).toBe("main-refused");
+    expect(published.body.error.message).toContain(forged.slice(0, 12));
+    expect(published.body.error.message).toContain("notes/AFN-019.md");
+    const phase = await phases.POST(request(f.author, "POST", "/api/studio/phases", { name: "Blocked phase" }), params({})).then(answer);
+    expect(phase.status, JSON.stringify(phase.body)).toBe(409);
+    expect(phase.body.error.code).toBe("main-refused");
+    expect(await store.resolve("refs/heads/main")).toBe(tip);
+
     // Undone with plain git: the new main is served, with the good change.
     const reverted = pushFromOutside({ "notes/AFN-019.md": original }, "Undo the promotion of AFN-019");
     await store.remote!.sync();
@@ -118,6 +149,13 @@ describe("a commit on main the rules refuse, pushed to the git host", () => {
     expect(after.byId.get("AFN-014")?.tags).toContain("outside");
     expect(after.byId.get("AFN-019")?.status).toBe("hypothesis");
     expect((await studioList()).body.main.refused).toBeNull();
+    // And the draft blocked above publishes now.
+    const retried = await publish
+      .POST(request(f.author, "POST", `/api/studio/notes/${id}/publish`, { revision: proposed.body.revision }), params({ id }))
+      .then(answer);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect((await getPublishedView()).byId.has(id)).toBe(true);
+    outside("fetch", "--quiet", "origin"); // the work clone holds what the app pushed, as the next test expects
   });
 });
 
