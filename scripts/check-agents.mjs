@@ -19,9 +19,9 @@
 // Each scenario counts once: a pass, a failure (also an expected failure that now passes: the list
 // is stale), or a skip for an expected one, with its reason.
 //
-// With --nginx, a second, shorter pass (20 links) runs against a server of its own (on
-// CHECK_AGENTS_NGINX_APP_PORT, default 3208) behind deploy/nginx-cache.conf as shipped, its SITE_URL
-// nginx's address; its checks count in the same totals. It needs Debian's nginx (npm test installs it).
+// With --nginx, a second, shorter pass (20 links, then the conformance suite on nginx's /agents/mcp)
+// runs against a server of its own (on CHECK_AGENTS_NGINX_APP_PORT, default 3208) behind
+// deploy/nginx-cache.conf as shipped, its SITE_URL nginx's address; its checks count in the same totals. It needs Debian's nginx (npm test installs it).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -126,13 +126,18 @@ function afdocs({ node, cli }, url, maxLinks) {
  * The second, shorter pass: the app behind deploy/nginx-cache.conf as shipped, its SITE_URL the
  * address readers use (nginx's), as the file's header tells operators to set it.
  */
-async function behindNginx(tools) {
+async function behindNginx(tools, suite) {
   const appPort = Number(process.env.CHECK_AGENTS_NGINX_APP_PORT || 3208);
   const nginx = await startNginxFront(`127.0.0.1:${appPort}`);
   try {
     const server = await startServer("CHECK_AGENTS_NGINX_APP_PORT", 3208, nginx.url);
     try {
-      return { url: nginx.url, report: afdocs(tools, nginx.url, 20) };
+      // The MCP endpoint through nginx too (its own location, never cached): the same suite, the same expected list.
+      return {
+        url: nginx.url,
+        report: afdocs(tools, nginx.url, 20),
+        mcp: { url: `${nginx.url}/agents/mcp`, results: conformance(suite, `${nginx.url}/agents/mcp`) },
+      };
     } finally {
       server.stop();
     }
@@ -147,14 +152,16 @@ async function main() {
   const given = arg("--url");
   const server = given ? { url: given.replace(/\/+$/, ""), stop: () => {} } : await startServer("CHECK_AGENTS_PORT", 3207);
   const passes = [];
-  let mcp;
   try {
-    passes.push({ url: server.url, report: afdocs(tools, server.url, 60) });
-    mcp = { url: `${server.url}/agents/mcp`, results: conformance(suite, `${server.url}/agents/mcp`) };
+    passes.push({
+      url: server.url,
+      report: afdocs(tools, server.url, 60),
+      mcp: { url: `${server.url}/agents/mcp`, results: conformance(suite, `${server.url}/agents/mcp`) },
+    });
   } finally {
     server.stop();
   }
-  if (process.argv.includes("--nginx")) passes.push(await behindNginx(tools));
+  if (process.argv.includes("--nginx")) passes.push(await behindNginx(tools, suite));
   const out = arg("--json");
   if (out) fs.writeFileSync(out, JSON.stringify(passes.length === 1 ? passes[0].report : passes.map((p) => p.report), null, 2));
 
@@ -165,9 +172,11 @@ async function main() {
     for (const r of report.results) console.log(`  ${mark[r.status] ?? r.status}  ${r.id}: ${r.message}`);
     results.push(...report.results);
   }
-  console.log(`MCP conformance suite ${CONFORMANCE} (Node ${NODE22}) against ${mcp.url}`);
-  for (const r of mcp.results) console.log(`  ${mark[r.status] ?? r.status}  ${r.id}: ${r.message}`);
-  results.push(...mcp.results);
+  for (const { mcp } of passes) {
+    console.log(`MCP conformance suite ${CONFORMANCE} (Node ${NODE22}) against ${mcp.url}`);
+    for (const r of mcp.results) console.log(`  ${mark[r.status] ?? r.status}  ${r.id}: ${r.message}`);
+    results.push(...mcp.results);
+  }
   const count = (s) => results.filter((r) => r.status === s).length;
   const totals = { passed: count("pass"), warned: count("warn"), failed: count("fail"), skipped: count("skip"), errors: count("error") };
   console.log(
