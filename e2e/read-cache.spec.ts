@@ -101,8 +101,7 @@ test("agent formats served from memory revalidate with 304, and a plain-git comm
 });
 
 test("an agent's query asked for the first time is answered as the kept answer of the same query", async ({ request }) => {
-  // The first ask loads the route (which offers its handler to the proxy, lib/http/direct.ts); a
-  // new query is then answered by that handler called from the proxy, a repeated one from memory.
+  // A new query is answered by its route, a repeated one by the proxy from memory (lib/http/page-cache.ts).
   expect((await request.get(`/agents/search.json?q=egret${Date.now().toString(36)}`)).status()).toBe(200);
   // Another test may commit to main between the asks (a new commit, rightly a new answer): then a new query.
   let first, kept;

@@ -5,7 +5,9 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cachedPage } from "./page-cache";
+import { getContentStore } from "@/lib/working-copy/content-store";
+import { MAIN_REF } from "@/lib/working-copy/layout";
+import { cachedAgentFormat, cachedPage } from "./page-cache";
 import { pageCacheUrl } from "./page-query";
 
 /**
@@ -22,14 +24,22 @@ delete process.env.SITE_URL;
 delete process.env.ALLOWED_HOSTS;
 
 const asked: string[] = [];
+// Main's commit, which an agent format's fill must say it was built from to be kept.
+let main = "";
 const server = http.createServer((req, res) => {
   asked.push(req.url ?? "");
+  if (req.url?.startsWith("/agents/")) {
+    res.writeHead(200, { "content-type": "application/json", "x-content-commit": main });
+    res.end(JSON.stringify({ rendered: req.url }));
+    return;
+  }
   res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
   res.end(`<!doctype html><p>rendered ${req.url}</p>`);
 });
 
 beforeAll(async () => {
   (await import("@/lib/env")).resetConfig();
+  main = (await (await getContentStore()).resolve(MAIN_REF))!;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.__NEXT_PRIVATE_ORIGIN = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -63,5 +73,24 @@ describe("the page cache's key", () => {
     expect(pageCacheUrl("/tags/cache", new URLSearchParams("page=3&q=x"))).toBe("/tags/cache?page=3");
     expect(pageCacheUrl("/phases/5", new URLSearchParams("q=x"))).toBe("/phases/5");
     expect(pageCacheUrl("/notes/AFN-001/history", new URLSearchParams("q=x"))).toBe("/notes/AFN-001/history");
+  });
+});
+
+describe("an agent's search query", () => {
+  it("goes on to its route the first time it is asked under a commit, and is kept from the second ask", async () => {
+    // The route's module loaded, as in a server that has answered a search (it once offered its handler to the proxy).
+    await import("@/app/agents/search.json/route");
+    const url = "http://notes.test/agents/search.json?q=kept+twice";
+    const ask = () => cachedAgentFormat(new NextRequest(url, { headers: { host: "notes.test", accept: "application/json" } }));
+    // First ask: nothing answers it here, the route does (no route handler is called from the proxy).
+    expect(await ask()).toBeNull();
+    expect(asked.filter((u) => u.startsWith("/agents/search.json"))).toEqual([]);
+    // Second ask: rendered once through the server and kept, then answered from memory.
+    const second = await ask();
+    expect(second?.status).toBe(200);
+    expect(second?.headers.get("x-content-commit")).toBe(main);
+    expect(await second!.json()).toEqual({ rendered: "/agents/search.json?q=kept+twice" });
+    expect((await ask())?.status).toBe(200);
+    expect(asked.filter((u) => u.startsWith("/agents/search.json"))).toEqual(["/agents/search.json?q=kept+twice"]);
   });
 });

@@ -9,10 +9,8 @@ import { persistedPage, persistPage } from "@/lib/read-model";
 import { sessionSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/env";
 import { commitNonce } from "./csp";
-import { directHandler } from "./direct";
 import { pageCacheUrl } from "./page-query";
 import { etagFor, originVary, requestOrigin } from "@/lib/origin";
-import { withSecurityHeaders } from "./security-headers";
 
 /**
  * Public HTML pages, rendered once per content commit and origin, then served from memory until
@@ -155,15 +153,14 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   // (Letting the app render it here too, as a fill behind a miss did, made the first reader after
   // a commit wait for two renders on the one thread.) Concurrent misses share the one render.
   if (!entry && s.commit === commit) {
-    // An agent's query asked for the first time is answered by its route's handler, called from
-    // here once the route has offered it (`answerDirectly`; the handler sets the commit's ETag and
-    // X-Content-Commit itself): most queries are asked once, and keeping one would cost it a second
-    // pass through this server (the fill). Asked again under the same commit, it is kept (nginx's
-    // proxy_cache_min_uses 2). The search page keeps the fill: its ETag is the cache's.
+    // An agent's query asked for the first time goes on to its route, which answers it (with the
+    // commit's ETag and X-Content-Commit): most queries are asked once, and keeping one would cost
+    // it a second pass through this server (the fill). Asked again under the same commit, it is
+    // kept (nginx's proxy_cache_min_uses 2). The search page keeps the fill: its ETag is the cache's.
     if (kind === "agent" && PER_QUERY.test(request.nextUrl.pathname) && !s.asked.has(key)) {
       if (s.asked.size >= MAX_ASKED) s.asked.clear();
       s.asked.add(key);
-      return answerDirectly(request);
+      return null;
     }
     const filling = fillOnce(s, askOf(request, kind, url), commit, key);
     if (filling) await filling;
@@ -188,22 +185,6 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   for (const [k, v] of Object.entries(common)) headers.set(k, v);
   headers.set("Content-Length", String(body.length));
   return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
-}
-
-/**
- * The route's own answer, from its handler called here (lib/http/direct.ts) rather than through
- * Next's route pipeline; null when the route has offered none yet (its module loads on its first
- * request) or the handler failed, and the request goes on to the route.
- */
-async function answerDirectly(request: NextRequest): Promise<Response | null> {
-  const handler = request.method === "GET" ? directHandler(request.nextUrl.pathname) : undefined;
-  if (!handler) return null;
-  try {
-    return withSecurityHeaders(await handler(request));
-  } catch (e) {
-    console.error(`${request.nextUrl.pathname}: its handler failed when called from the proxy; the route answers`, e);
-    return null;
-  }
 }
 
 /**

@@ -1,6 +1,5 @@
 import { preflight, serveAgent } from "@/lib/agents/http";
 import { agentSearch, parseLimit } from "@/lib/agents/search";
-import { offerDirect } from "@/lib/http/direct";
 import { searchReady } from "@/lib/search";
 
 export const dynamic = "force-dynamic";
@@ -21,7 +20,3 @@ export function GET(request: Request) {
 }
 
 export const OPTIONS = preflight;
-
-// A query asked for the first time is answered by the proxy calling this handler (lib/http/direct.ts):
-// most queries are asked once, and Next's route pipeline around it cost a fifth of the answer's time.
-offerDirect("/agents/search.json", GET);
