@@ -5,6 +5,7 @@ import { foreignReason } from "@/lib/agents/own-origin";
 import { agentUrls } from "@/lib/agents/urls";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
+import { readSide } from "@/lib/read-model/read-side";
 
 /**
  * MCP tool results kept per commit, so a repeated `tools/call` (an agent searching again, many
@@ -27,7 +28,8 @@ import { MAIN_REF } from "@/lib/working-copy/layout";
  * because a kept answer through a route handler still cost half the server's throughput (Next's
  * request adaptation, streams and clones around a lookup). The two share the key (this module's
  * `toolCallOf`, main's commit read fresh from the ref, the origin by the route's own rule) and the
- * kept results: Next loads this module once per bundle layer, so they live on `globalThis`.
+ * kept results: Next loads this module once per bundle layer, so they live in the read side's
+ * state (lib/read-model/read-side.ts).
  */
 
 const MCP_PATH = "/agents/mcp";
@@ -35,11 +37,10 @@ const MCP_PATH = "/agents/mcp";
 const MAX_BODY = 16_384;
 // A whole note's text can be large; such results are cheap to rebuild relative to their size.
 const MAX_RESULT = 65_536;
-// On globalThis: the proxy and the route handler are separate bundle layers, each with its own copy
-// of this module, and the proxy can only answer what the route kept.
-const KEY = Symbol.for("field-notes.mcp-answers");
-const holder = globalThis as typeof globalThis & { [KEY]?: LRUCache<string, Buffer> };
-const kept = (): LRUCache<string, Buffer> => (holder[KEY] ??= new LRUCache<string, Buffer>({ max: 512 }));
+// In the read side's state: the proxy and the route handler are separate bundle layers, each with
+// its own copy of this module, and the proxy can only answer what the route kept.
+export type KeptAgentAnswers = LRUCache<string, Buffer>;
+const kept = (): KeptAgentAnswers => (readSide().mcp ??= new LRUCache<string, Buffer>({ max: 512 }));
 // A kept result is its UTF-8 bytes, and an answer is those between the two ends: a 13 KB string
 // body cost undici a well-formedness scan and an encoding on every answer (about 170 µs, a
 // microbenchmark's figure), bytes next to nothing.

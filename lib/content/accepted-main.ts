@@ -4,6 +4,7 @@ import { config } from "@/lib/env";
 import type { ContentStore } from "@/lib/working-copy/content-store";
 import type { Oid } from "@/lib/store/types";
 import { MAIN_REF } from "@/lib/working-copy/layout";
+import { readSide } from "@/lib/read-model/read-side";
 import { checkLanding, type Finding } from "./check";
 
 /**
@@ -28,7 +29,7 @@ export type MainRefusal = { commit: Oid; file: string; line: number; rule: strin
 export type MainRewind = { from: Oid; to: Oid; at: string };
 export type Judged = { served: Oid; refusal: MainRefusal | null };
 
-type State = {
+export type AcceptanceState = {
   judged: Map<Oid, Judged>;
   pending: Map<Oid, Promise<Judged>>;
   /** The tip the last answer was for: a new tip that does not descend from it is a rewind. */
@@ -37,11 +38,9 @@ type State = {
   logged: Set<string>;
   restored: boolean;
 };
-const KEY = Symbol.for("field-notes.accepted-main");
-const holder = globalThis as typeof globalThis & { [KEY]?: Map<string, State> };
 /** One state per repository (a process serves one; tests open many). */
-const state = (gitdir: string): State => {
-  const all = (holder[KEY] ??= new Map());
+const state = (gitdir: string): AcceptanceState => {
+  const all = (readSide().acceptance ??= new Map());
   let s = all.get(gitdir);
   if (!s) all.set(gitdir, (s = { judged: new Map(), pending: new Map(), lastTip: null, rewind: null, logged: new Set(), restored: false }));
   return s;
@@ -124,7 +123,7 @@ function refusalOf(findings: Finding[], commit: Oid, served: Oid): MainRefusal {
   return { commit: first.commit ?? commit, file: first.file, line: first.line, rule: first.rule, message: first.message, served };
 }
 
-function logRefusal(s: State, r: MainRefusal, tip: Oid): void {
+function logRefusal(s: AcceptanceState, r: MainRefusal, tip: Oid): void {
   const key = `${r.commit} ${r.file} ${r.rule}`;
   if (s.logged.has(key)) return;
   s.logged.add(key);
@@ -133,7 +132,7 @@ function logRefusal(s: State, r: MainRefusal, tip: Oid): void {
   );
 }
 
-function remember(s: State, commit: Oid, judged: Judged): void {
+function remember(s: AcceptanceState, commit: Oid, judged: Judged): void {
   const map = s.judged;
   if (map.size >= KEEP) map.delete(map.keys().next().value!);
   map.set(commit, judged);

@@ -1,6 +1,7 @@
 import { approvalTrailersOf, type Approver } from "@/lib/rules/approval-trailers";
 import { readReviewLog } from "@/lib/review/review-log";
 import { getContentStore, type ContentStore } from "@/lib/working-copy/content-store";
+import { readSide } from "@/lib/read-model/read-side";
 
 /**
  * Who approved a published revision, by name, for the public pages: each `Approved-by: <account>
@@ -9,14 +10,12 @@ import { getContentStore, type ContentStore } from "@/lib/working-copy/content-s
  * editorial data: nothing else of the record leaves this module. A record that cannot be read, is
  * not an approval, or is by another account than the trailer says leaves the trailer's account id.
  *
- * Records are immutable, so a name once found is kept (per repository, note, account and record, on
- * globalThis so every bundle layer shares it); a miss reads the review again, which the review
- * log caches by its head.
+ * Records are immutable, so a name once found is kept (per repository, note, account and record, in
+ * the read side's state, lib/read-model/read-side.ts); a miss reads the review again, which the
+ * review log caches by its head.
  */
 
-const KEY = Symbol.for("field-notes.approver-names");
-const holder = globalThis as typeof globalThis & { [KEY]?: Map<string, string> };
-const names = () => (holder[KEY] ??= new Map());
+const names = () => (readSide().approvers ??= new Map());
 const MAX_NAMES = 50_000;
 
 /** The approvers a commit message names, each as its reviewer's display name (or account id); none without trailers. */

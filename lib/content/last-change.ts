@@ -2,21 +2,20 @@ import { getContentStore, type ContentStore, type Snapshot } from "@/lib/working
 import type { PublishedView } from "@/lib/content/published";
 import { publishedNotes } from "@/lib/content/published-notes";
 import type { Revision } from "@/lib/store/types";
+import { readSide } from "@/lib/read-model/read-side";
 
 /**
  * When each published note last changed, and who changed it: the newest commit on main that touched
  * its file, as of the view's commit (the note is published there, so that commit is a published
- * revision). Kept per commit, one copy per process (on globalThis). When main moved by one commit,
+ * revision). Kept per commit, one copy per process (lib/read-model/read-side.ts). When main moved by one commit,
  * the new dates come from the previous ones and the notes that commit changed (a note object is
  * one blob, so a different object is a changed file); otherwise every note's history is read, which
  * the store remembers per file, so it walks only commits it has not seen.
  */
 
 type Changes = ReadonlyMap<string, Revision>;
-type State = { last: { commit: string; changes: Promise<Changes> } | null; done: { view: PublishedView; changes: Changes } | null };
-const KEY = Symbol.for("field-notes.last-changes");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { last: null, done: null });
+export type LastChangesState = { last: { commit: string; changes: Promise<Changes> } | null; done: { view: PublishedView; changes: Changes } | null };
+const state = (): LastChangesState => (readSide().dates ??= { last: null, done: null });
 
 export function lastChanges(view: PublishedView): Promise<Changes> {
   const s = state();
@@ -46,7 +45,7 @@ export function seedChanges(view: PublishedView, changes: Changes): void {
 // Beyond this many commits since the known dates, reading every note's history is as cheap.
 const MAX_STEPS = 64;
 
-async function load(view: PublishedView, base: State["done"]): Promise<Changes> {
+async function load(view: PublishedView, base: LastChangesState["done"]): Promise<Changes> {
   const store = await getContentStore();
   if (base?.view.commit === view.commit) return base.changes;
   if (base) {

@@ -6,6 +6,7 @@ import { deltaOf, type PhaseNoteFact } from "@/lib/rules/phase-closeout";
 import { lastChanges } from "./last-change";
 import { getPublishedView, type PublishedView } from "./published";
 import { phaseFacts } from "./phase-facts";
+import { readSide } from "@/lib/read-model/read-side";
 
 /**
  * Phases as published on main: each phase file with its published notes and its decision delta so
@@ -32,16 +33,14 @@ export async function readPhases(store: ContentStore, revision: string): Promise
   return read.flat();
 }
 
-type State = {
+export type PhasesState = {
   last: { commit: Oid; view: Promise<PhasesView> } | null;
   /** Each published note's fact, by note id and the commit that last changed its file. */
   facts: Map<string, PhaseNoteFact>;
 };
-// On globalThis: the phase pages, llms.txt and the agents' routes are other bundle layers, and one
-// build per commit serves them all.
-const KEY = Symbol.for("field-notes.published-phases");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { last: null, facts: new Map() });
+// In the read side's state: the phase pages, llms.txt and the agents' routes are other bundle
+// layers, and one build per commit serves them all.
+const state = (): PhasesState => (readSide().phases ??= { last: null, facts: new Map() });
 
 /** Phases at the published view's own commit (pass the view a caller already holds), so notes and phase files agree. */
 export async function getPublishedPhases(view?: PublishedView): Promise<PhasesView> {

@@ -1,6 +1,7 @@
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
+import { readSide } from "@/lib/read-model/read-side";
 import { acceptedMain } from "./accepted-main";
 
 /**
@@ -10,14 +11,15 @@ import { acceptedMain } from "./accepted-main";
  * which main only ever takes as a new commit of its own) and hold the note with a published
  * status. A full id or an unambiguous prefix of 7 or more hex digits; `/notes/AFN-016@<prefix>` is
  * redirected to the `?rev=` URL of the full id (lib/http/pinned-path.ts). Main's first-parent
- * commits are kept per process (on globalThis) and extended by the commits since when main moves.
+ * commits are kept per process (lib/read-model/read-side.ts) and extended by the commits since when main moves.
  */
 
 export const REV = /^[0-9a-f]{7,40}$/;
 
 type Line = { head: string; commits: string[]; set: Set<string> };
-const KEY = Symbol.for("field-notes.main-line");
-const holder = globalThis as typeof globalThis & { [KEY]?: Promise<Line> | null };
+/** Main's first-parent line as last read (a failed read is forgotten). */
+export type MainLineState = { line: Promise<Line> | null };
+const state = (): MainLineState => (readSide().mainLine ??= { line: null });
 
 async function mainLine(): Promise<Line> {
   const store = await getContentStore();
@@ -25,7 +27,8 @@ async function mainLine(): Promise<Line> {
   if (!tip) return { head: "", commits: [], set: new Set() };
   // A commit the rules refuse, and any after it, is not served: nor is it pinned.
   const head = (await acceptedMain(store, tip)).served;
-  const previous = await holder[KEY]?.catch(() => null);
+  const s = state();
+  const previous = await s.line?.catch(() => null);
   if (previous?.head === head) return previous;
   const next = (async (): Promise<Line> => {
     if (previous?.head) {
@@ -39,9 +42,9 @@ async function mainLine(): Promise<Line> {
     const commits = (await store.log(head)).map((r) => r.commit);
     return { head, commits, set: new Set(commits) };
   })();
-  holder[KEY] = next;
+  s.line = next;
   next.catch(() => {
-    if (holder[KEY] === next) holder[KEY] = null;
+    if (s.line === next) s.line = null;
   });
   return next;
 }

@@ -1,6 +1,7 @@
 import { getContentStore, type ContentStore, type Snapshot } from "@/lib/working-copy/content-store";
 import { lastChanges, seedChanges } from "@/lib/content/last-change";
 import { persistLater as persistReadModel, restorePersisted } from "@/lib/read-model";
+import { readSide } from "@/lib/read-model/read-side";
 import { MAIN_REF, noMain } from "@/lib/working-copy/layout";
 import type { Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
@@ -16,7 +17,7 @@ import { acceptedMain } from "./accepted-main";
  *
  * A new commit's view is derived from the previous one: the store's snapshot reuses every note
  * whose blob did not change (same object), so only the notes that differ are re-sorted and have
- * their links re-read. One view per process, on globalThis, shared by Next's bundle layers.
+ * their links re-read. One view per process, in the read side's state (lib/read-model/read-side.ts).
  */
 
 /** What the public and agents read: main (lib/working-copy/layout.ts). */
@@ -34,14 +35,14 @@ export type PublishedView = {
   backlinks: ReadonlyMap<string, string[]>;
 };
 
-type Derived = PublishedView & {
+export type Derived = PublishedView & {
   /** The text of site.yaml, so an unchanged site is not parsed again. */
   siteText: string;
   /** target id → published notes linking to it (targets need not be published). */
   linkers: ReadonlyMap<string, ReadonlySet<string>>;
 };
 
-type State = {
+export type PublishedState = {
   last: { commit: Oid; view: Promise<Derived> } | null;
   base: Derived | null;
   /** The persisted read model, read once per process before the first view is built. */
@@ -49,9 +50,7 @@ type State = {
   /** Each note object's links (see `linksOf`). */
   links: WeakMap<Note, string[]>;
 };
-const KEY = Symbol.for("field-notes.published-view");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { last: null, base: null, restored: null, links: new WeakMap() });
+const state = (): PublishedState => (readSide().view ??= { last: null, base: null, restored: null, links: new WeakMap() });
 
 export async function getPublishedView(): Promise<PublishedView> {
   const store = await getContentStore();
@@ -207,7 +206,7 @@ function changedIds(before: ReadonlyMap<string, Note>, after: ReadonlyMap<string
 }
 
 // A note's links are read once per note object (one per blob): mentions scan every section. Kept
-// in the process's state, not this module: Next loads the module once per bundle layer, and the
+// in the read side's state, not this module: Next loads the module once per bundle layer, and the
 // links a restart restores (instrumentation.ts's layer) must be the ones the next commit's view and
 // persist read (a route's layer), or the first commit after a warm start scanned all 10,000 notes
 // again on the request thread (97 ms at 10,000 notes, in a CPU profile).

@@ -6,6 +6,7 @@ import type { NextRequest } from "next/server";
 import { cachedBytes } from "@/lib/agents/bytes";
 import { etagMatches } from "@/lib/agents/http";
 import { persistedPage, persistPage } from "@/lib/read-model";
+import { readSide } from "@/lib/read-model/read-side";
 import { sessionSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/env";
 import { commitNonce } from "./csp";
@@ -69,7 +70,7 @@ type Kind = "page" | "agent";
 type Entry = { kind: Kind; headers: [string, string][] };
 /** How to render a page again: its URL and the request headers a fill passes on. */
 type Ask = { kind: Kind; path: string; search: string; headers: Record<string, string> };
-type State = {
+export type PageCacheState = {
   commit: string | null;
   pages: Map<string, Entry>;
   /** Renders in flight, by key: concurrent misses wait for the same one. */
@@ -82,10 +83,8 @@ type State = {
   /** Entry points asked for, by key, oldest first; kept across commits (see `renderAhead`). */
   ahead: Map<string, Ask>;
 };
-const KEY = Symbol.for("field-notes.page-cache");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State =>
-  (holder[KEY] ??= { commit: null, pages: new Map(), filling: new Map(), view: {}, disk: new Map(), asked: new Set(), ahead: new Map() });
+const state = (): PageCacheState =>
+  (readSide().pages ??= { commit: null, pages: new Map(), filling: new Map(), view: {}, disk: new Map(), asked: new Set(), ahead: new Map() });
 
 /** Whether this request may be answered from, or fill, the page cache. */
 function cacheable(request: NextRequest, kind: Kind): boolean {
@@ -193,7 +192,7 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
  * derives for the commit and origin (its secret changed) is not used: a 304 from a fresh render
  * would pair that body with another policy.
  */
-async function fromDisk(s: State, commit: string, origin: string, key: string, kind: Kind): Promise<Entry | undefined> {
+async function fromDisk(s: PageCacheState, commit: string, origin: string, key: string, kind: Kind): Promise<Entry | undefined> {
   const view = s.view;
   const stored = await persistedPage(commit, key).catch(() => null);
   if (!stored || stored.kind !== kind || s.commit !== commit || s.view !== view) return undefined;
@@ -217,7 +216,7 @@ async function fromDisk(s: State, commit: string, origin: string, key: string, k
 // Per-query answers: an unbounded space of URLs, each cheap to render again; not worth a file each.
 const PER_QUERY = /^\/(search|agents\/search\.json)$/;
 
-function count(s: State, kind: Kind): number {
+function count(s: PageCacheState, kind: Kind): number {
   let n = 0;
   for (const e of s.pages.values()) if (e.kind === kind) n++;
   return n;
@@ -234,7 +233,7 @@ function askOf(request: NextRequest, kind: Kind, url: string): Ask {
   return { kind, path: request.nextUrl.pathname, search: query < 0 ? "" : url.slice(query), headers };
 }
 
-function rememberAhead(s: State, key: string, ask: Ask): void {
+function rememberAhead(s: PageCacheState, key: string, ask: Ask): void {
   s.ahead.delete(key);
   s.ahead.set(key, ask);
   if (s.ahead.size > MAX_AHEAD) s.ahead.delete(s.ahead.keys().next().value!);
@@ -296,7 +295,7 @@ export async function warmUp(): Promise<void> {
 }
 
 /** The render of `key` under way, or a new one started; null when this kind's cache is full. */
-function fillOnce(s: State, ask: Ask, commit: string, key: string): Promise<void> | null {
+function fillOnce(s: PageCacheState, ask: Ask, commit: string, key: string): Promise<void> | null {
   const under = s.filling.get(key);
   if (under) return under;
   if (count(s, ask.kind) >= MAX_PAGES) return null;

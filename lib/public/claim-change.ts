@@ -2,6 +2,7 @@ import { approversOf } from "@/lib/content/approvers";
 import { lastChange } from "@/lib/content/last-change";
 import { getPublishedHistory, type PublishedView } from "@/lib/content/published";
 import type { Note } from "@/lib/notes/schema";
+import { readSide } from "@/lib/read-model/read-side";
 import { isVerifiedStatus } from "@/lib/rules/phase-closeout";
 import { lastClaimChange } from "./revision-words";
 
@@ -12,7 +13,7 @@ import { lastClaimChange } from "./revision-words";
  * A note's own file history decides it, and that history is the same from every commit until the
  * next one that touches the file: so the answer is kept by note id and last-change commit (which
  * the view's last-change dates already know), and a new commit on main reads the history of no
- * note it did not change. On globalThis, shared by Next's bundle layers; bounded.
+ * note it did not change. In the read side's state (lib/read-model/read-side.ts); bounded.
  */
 
 export type ClaimChange = {
@@ -25,10 +26,8 @@ export type ClaimChange = {
   approvedBy: string[];
 };
 
-type Found = { words: string; commit: string; date: string; message: string } | null;
-const KEY = Symbol.for("field-notes.claim-changes");
-const holder = globalThis as typeof globalThis & { [KEY]?: Map<string, Promise<Found>> };
-const found = () => (holder[KEY] ??= new Map());
+export type Found = { words: string; commit: string; date: string; message: string } | null;
+const found = () => (readSide().claims ??= new Map());
 const MAX_KEPT = 20_000;
 
 export async function claimChange(view: PublishedView, note: Note): Promise<ClaimChange | null> {

@@ -3,6 +3,7 @@ import { etagMatches } from "@/lib/agents/http";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { lastChanges } from "@/lib/content/last-change";
 import { config } from "@/lib/env";
+import { readSide } from "@/lib/read-model/read-side";
 import { etagFor, originFor, originVary } from "@/lib/origin";
 import { atomFeed } from "./atom";
 import type { Selected } from "./slices";
@@ -20,9 +21,7 @@ import type { Selected } from "./slices";
 // slices cannot grow it.
 const FEEDS_KEPT = 16;
 // Readers arriving while it is built share the one build (its sections render off this thread).
-const KEY = Symbol.for("field-notes.feeds");
-const holder = globalThis as typeof globalThis & { [KEY]?: Map<string, Promise<string>> };
-const feeds = (holder[KEY] ??= new Map());
+const kept = () => (readSide().feeds ??= new Map<string, Promise<string>>());
 
 /**
  * The one way a feed route answers: a 304 for a reader that has this commit's feed, the slice's
@@ -62,6 +61,7 @@ export async function serveFeed(request: Request, select: (view: PublishedView) 
   };
   // Feed readers poll: answer their conditional GET before building anything.
   if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  const feeds = kept();
   let xml = feeds.get(etag);
   if (xml === undefined) {
     xml = lastChanges(view).then((changes) => atomFeed({ view, origin, changes, slice, hub }));

@@ -4,18 +4,19 @@ import { config } from "@/lib/env";
 import type { Oid } from "@/lib/store/types";
 import { appBuild, folderFor, readPersisted, writePersisted, type Head, type NoteLine, type ParsedFile, type Persisted } from "./persist";
 import { readPage, writePage, type StoredPage } from "./pages";
+import { readSide } from "./read-side";
 
 /**
  * When the persisted read model (./persist.ts) is read and written: read once per process before
  * the first published view is built, and written a moment after each new view, off the request
  * path (a write in progress when main moves again is followed by one more, for the newest view).
- * One state per process on globalThis, shared by Next's bundle layers.
+ * One state per process, in the read side's (./read-side.ts).
  */
 
 export type { Head, NoteLine, ParsedFile } from "./persist";
 export type { StoredPage } from "./pages";
 
-type State = {
+export type PersistState = {
   /** The build the folder is keyed by; undefined: the app's own (appBuild()). */
   build: string | null | undefined;
   /** Blobs the notes file holds (read at start, then added by each write). */
@@ -23,9 +24,7 @@ type State = {
   next: (() => Promise<{ notes: NoteLine[]; head: Head }>) | null;
   running: Promise<void> | null;
 };
-const KEY = Symbol.for("field-notes.read-model-persist");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { build: undefined, written: new Set(), next: null, running: null });
+const state = (): PersistState => (readSide().persist ??= { build: undefined, written: new Set(), next: null, running: null });
 
 // Commits often come in bursts (a push, a review's several writes): the write waits for a quiet moment.
 const SETTLE_MS = 250;

@@ -11,6 +11,7 @@ import { cachedAgentFormat, cachedPage } from "@/lib/http/page-cache";
 import { requestOrigin } from "@/lib/origin";
 import { keyByBuild } from "@/lib/read-model";
 import { forgetCleaned, readPage, writePage } from "@/lib/read-model/pages";
+import { forgetReadSide } from "@/lib/read-model/read-side";
 import { noteFile, tempDir } from "@/lib/store/testing";
 import { commitWithGit } from "@/lib/testing/plain-git";
 import { getContentStore } from "@/lib/working-copy/content-store";
@@ -67,9 +68,8 @@ beforeEach(() => {
 
 /** A new server process, as far as the page cache can tell: every per-process cache forgotten. */
 function restart() {
-  const g = globalThis as Record<symbol, unknown>;
-  for (const key of ["page-cache", "published-view", "last-changes", "read-model-persist", "content-store", "search-index"])
-    delete g[Symbol.for(`field-notes.${key}`)];
+  forgetReadSide();
+  delete (globalThis as Record<symbol, unknown>)[Symbol.for("field-notes.content-store")];
   forgetCleaned();
   keyByBuild("b1");
 }

@@ -6,6 +6,7 @@ import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { resetConfig } from "@/lib/env";
 import { lastChanges } from "@/lib/content/last-change";
 import { persisted, keyByBuild } from "@/lib/read-model";
+import { forgetReadSide } from "@/lib/read-model/read-side";
 import { noteFile, tempDir } from "@/lib/store/testing";
 import { getContentStore, openContentStore } from "@/lib/working-copy/content-store";
 
@@ -35,8 +36,8 @@ beforeEach(() => {
 
 /** A new server process, as far as the read model can tell: every per-process cache forgotten. */
 function restart(build: string | null) {
-  const g = globalThis as Record<symbol, unknown>;
-  for (const key of ["published-view", "last-changes", "read-model-persist", "content-store", "search-index"]) delete g[Symbol.for(`field-notes.${key}`)];
+  forgetReadSide();
+  delete (globalThis as Record<symbol, unknown>)[Symbol.for("field-notes.content-store")];
   keyByBuild(build);
 }
 

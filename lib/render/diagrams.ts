@@ -3,6 +3,7 @@ import { isMainThread, Worker } from "node:worker_threads";
 import { renderMermaidSVG } from "beautiful-mermaid";
 import { drawWith, refusedBeforeDrawing, type DiagramResult } from "./diagram-svg";
 import { DiagramWorker } from "./diagram-worker-client";
+import { readSide } from "@/lib/read-model/read-side";
 
 /**
  * Mermaid source to a checked SVG tree on the server, with beautiful-mermaid (no DOM, no browser;
@@ -23,17 +24,15 @@ export const DIAGRAM_TIME_LIMIT_MS = 10_000;
 
 const CACHE_ENTRIES = 500;
 
-type State = {
+export type DiagramState = {
   worker: DiagramWorker | null | undefined;
   cache: Map<string, DiagramResult>;
   /** Layouts under way in the worker, by key: a second page asking for the same source waits for the same one. */
   drawing: Map<string, Promise<DiagramResult>>;
   warned: boolean;
 };
-// On globalThis: Next loads this module once per bundle layer, and they must share one worker and one cache.
-const KEY = Symbol.for("field-notes.diagram-worker");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { worker: undefined, cache: new Map(), drawing: new Map(), warned: false });
+// In the read side's state: Next loads this module once per bundle layer, and they must share one worker and one cache.
+const state = (): DiagramState => (readSide().diagrams ??= { worker: undefined, cache: new Map(), drawing: new Map(), warned: false });
 
 // Only Next's server bundles the worker's entry (Turbopack compiles the file named here into a chunk).
 const bundled = () => isMainThread && process.env.NEXT_RUNTIME === "nodejs";

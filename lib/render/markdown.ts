@@ -3,6 +3,7 @@ import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { NOTE_ID } from "@/lib/notes/schema";
+import { readSide } from "@/lib/read-model/read-side";
 import { markdownIsSafe } from "@/lib/notes/section-shape";
 import { rehypeCode } from "./code";
 import { drawDiagram } from "./diagrams";
@@ -38,10 +39,8 @@ export type RenderOptions = {
  */
 const CACHE_ENTRIES = 2000;
 const CACHE_CHARS = 48_000_000;
-const KEY = Symbol.for("field-notes.section-html");
-type SectionCache = { entries: Map<string, string>; chars: number; renders: number };
-const holder = globalThis as typeof globalThis & { [KEY]?: SectionCache };
-const cache = (): SectionCache => (holder[KEY] ??= { entries: new Map(), chars: 0, renders: 0 });
+export type SectionCache = { entries: Map<string, string>; chars: number; renders: number };
+const cache = (): SectionCache => (readSide().sectionHtml ??= { entries: new Map(), chars: 0, renders: 0 });
 // Footnotes, diagrams, and links to "#…" (inline or by definition): what the id prefix reaches.
 const PREFIXED = /\[\^|mermaid|\]\(\s*<?#|\]:\s*<?#/i;
 const ANY_ID = new RegExp(NOTE_ID.source.slice(1, -1), "g");

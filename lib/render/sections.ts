@@ -4,6 +4,7 @@ import { mermaidBlocks } from "@/lib/rules/diagrams";
 import type { DiagramResult } from "./diagram-svg";
 import { drawDiagrams, withDrawings } from "./diagrams";
 import type { FromSectionWorker, ToSectionWorker } from "./section-worker-protocol";
+import { readSide } from "@/lib/read-model/read-side";
 
 /**
  * Note sections as HTML for the server's pages and feed, rendered off the request thread. A kept
@@ -20,10 +21,13 @@ export const RENDER_TIME_LIMIT_MS = 15_000;
 
 type Drawings = ReadonlyMap<string, DiagramResult>;
 type Job = { id: number; markdown: string; options: RenderOptions; drawings: Drawings | undefined; resolve: (html: string) => void };
-type State = { pool: SectionWorker | null | undefined; inFlight: Map<string, Promise<string>> };
-const KEY = Symbol.for("field-notes.section-worker");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { pool: undefined, inFlight: new Map() });
+export type SectionState = {
+  pool: SectionWorker | null | undefined;
+  inFlight: Map<string, Promise<string>>;
+  /** Each section's ```mermaid sources, by its Markdown (see `diagramSources`). */
+  sources: Map<string, string[]>;
+};
+const state = (): SectionState => (readSide().sections ??= { pool: undefined, inFlight: new Map(), sources: new Map() });
 
 // Only Next's server bundles the worker's entry (as lib/search/index.ts does for its worker).
 const bundled = () => isMainThread && process.env.NEXT_RUNTIME === "nodejs" && process.env.FIELD_NOTES_RENDER_WORKER !== "off";
@@ -82,11 +86,11 @@ export async function renderSection(markdown: string, options: RenderOptions = {
 
 // Finding the blocks parses the section; pages and the feed render the same sections again and again.
 const SOURCES_KEPT = 500;
-const sourcesOf = new Map<string, string[]>();
 
 function diagramSources(markdown: string): string[] {
   // No fence, no diagram: answered without the parser, and not kept.
   if (!markdown.includes("```") && !markdown.includes("~~~")) return [];
+  const sourcesOf = state().sources;
   let sources = sourcesOf.get(markdown);
   if (!sources) {
     sources = mermaidBlocks(markdown).map((b) => b.source);

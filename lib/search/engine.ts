@@ -5,6 +5,7 @@ import { passageAround } from "./passage";
 import { scoreQuery, type Match, type QueryTerm } from "./score";
 import { TermIndex } from "./term-index";
 import { normalizeTerm, tokenize } from "./terms";
+import { readSide } from "@/lib/read-model/read-side";
 
 /**
  * The search engine: full-text search over the published notes, every field, ranked (BM25 with
@@ -46,12 +47,10 @@ export const SLICE_MS = 4;
 
 /** The live index: which commit it holds and the note objects it was built from (one per blob). */
 export type LiveIndex = { commit: string; notes: ReadonlyMap<string, Note>; search: TermIndex };
-type State = { live: LiveIndex | null; building: Promise<LiveIndex> | null };
+export type SearchIndexState = { live: LiveIndex | null; building: Promise<LiveIndex> | null };
 
-// On globalThis: Next loads this module once per bundle layer, and they must share one index.
-const KEY = Symbol.for("field-notes.search-index");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { live: null, building: null });
+// In the read side's state: Next loads this module once per bundle layer, and they must share one index.
+const state = (): SearchIndexState => (readSide().searchIndex ??= { live: null, building: null });
 
 export const newSearchIndex = () => new TermIndex(FIELDS);
 

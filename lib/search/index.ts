@@ -4,6 +4,7 @@ import { isMainThread, Worker } from "node:worker_threads";
 import type { PublishedView } from "@/lib/content/published";
 import { publishedNotes } from "@/lib/content/published-notes";
 import { searchIndexFile } from "@/lib/read-model";
+import { readSide } from "@/lib/read-model/read-side";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { engineReady, searchInThread, searchQuery, withPassage, type SearchHit } from "./engine";
 import { SearchWorker, type Restore } from "./worker-client";
@@ -20,11 +21,8 @@ import { SearchWorker, type Restore } from "./worker-client";
 
 export { FIELD_LABEL, liveIndex, moveIndex, newSearchIndex, type SearchHit } from "./engine";
 
-type State = { worker: SearchWorker | null | undefined };
-// On globalThis: Next loads this module once per bundle layer, and they must share one worker.
-const KEY = Symbol.for("field-notes.search-worker");
-const holder = globalThis as typeof globalThis & { [KEY]?: State };
-const state = (): State => (holder[KEY] ??= { worker: undefined });
+// In the read side's state: Next loads this module once per bundle layer, and they must share one worker.
+const state = () => (readSide().searchWorker ??= { worker: undefined });
 
 // The worker runs bundled code: only Next's server bundles it (Turbopack compiles the worker entry
 // named here). FIELD_NOTES_SEARCH_WORKER=off keeps search in the request thread.
@@ -83,11 +81,11 @@ export async function searchReady(view: PublishedView): Promise<void> {
 
 // Answers repeated per commit: a reader paging back, an agent asking again. Keyed by commit, so a
 // new commit never sees an old answer; bounded, oldest out first.
-const answers = new LRUCache<string, SearchHit[]>({ max: 256 });
+const kept = () => (readSide().searchAnswers ??= new LRUCache<string, SearchHit[]>({ max: 256 }));
 
 /** Forget the kept answers (a benchmark timing the search itself). */
 export function forgetAnswers(): void {
-  answers.clear();
+  kept().clear();
 }
 
 /** The best `limit` notes for `q` (50 by default), each with the passage that matched. */
@@ -96,6 +94,7 @@ export async function searchNotes(view: PublishedView, q: string, opts: { limit?
   if (!query) return [];
   const limit = opts.limit ?? 50;
   const key = `${view.commit}\u0000${limit}\u0000${query}`;
+  const answers = kept();
   const known = answers.get(key);
   if (known) return known.map((hit) => ({ ...hit }));
   const hits = await search(view, query, limit);

@@ -11,6 +11,7 @@ import { tempDir } from "@/lib/store/testing";
 import { searchInThread, searchQuery, type SearchHit } from "./engine";
 import { loadIndex } from "./saved-index";
 import { forgetAnswers, searchNotes, searchReady, startSearchWorker } from "./index";
+import { readSide } from "@/lib/read-model/read-side";
 
 // The search worker thread, run as the server runs it (here its TypeScript is compiled by tsx,
 // in the server by Next's bundler): after any sequence of commits, its answers (with the passages
@@ -99,14 +100,14 @@ describe("the search worker", () => {
     // The in-thread reference built afresh at `view` (its floating-point sums then match a worker's
     // that was built, or saved, at the same view and moved the same way since).
     const buildReference = (view: ReturnType<typeof viewOf>) => {
-      delete (globalThis as Record<symbol, unknown>)[Symbol.for("field-notes.search-index")];
+      delete readSide().searchIndex;
       searchNotesReference(view, "warm");
     };
     // ... or loaded from the saved file, as the worker loads it.
     const loadReference = (view: ReturnType<typeof viewOf>) => {
       const loaded = loadIndex(file)!;
       expect(loaded.commit).toBe(view.commit);
-      (globalThis as Record<symbol, unknown>)[Symbol.for("field-notes.search-index")] = {
+      readSide().searchIndex = {
         live: { commit: view.commit, notes: view.byId, search: loaded.search },
         building: null,
       };
