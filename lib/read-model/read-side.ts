@@ -17,8 +17,9 @@ import type { PersistState } from "./index";
 /**
  * Everything the read side keeps in this process, in one object: `readSide()`. Each module that
  * keeps something takes its slot here (`readSide().view ??= …`), creating it on first use with its
- * own bounds; what a slot holds is described where it is used. Nothing of the read side keeps state
- * in a module-level variable or under a key of its own.
+ * own bounds; what a slot holds is described where it is used. No read-side module keeps state on
+ * globalThis itself. (Memo tables keyed by an object, a view, a note or an index, stay beside their
+ * code as WeakMaps: they go with that object.)
  *
  * Why on globalThis: Next loads a module once per bundle layer (the proxy, pages, route handlers,
  * instrumentation), and each copy has its own module-level variables. A cache in one would not be
