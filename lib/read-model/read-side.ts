@@ -33,40 +33,23 @@ import type { PersistState } from "./index";
  * newest the rules accept), and most keep the previous commit's result to derive the next from.
  */
 export type ReadSide = {
-  /** The published view of the served commit, and the one it is derived from (lib/content/published.ts). */
-  view?: PublishedState;
-  /** Last-change dates per published note (lib/content/last-change.ts). */
-  dates?: LastChangesState;
-  /** Phases with their deltas, and each note's phase fact (lib/content/phases.ts). */
-  phases?: PhasesState;
-  /** Main's first-parent commits, for pinned revisions (lib/content/pinned-note.ts). */
-  mainLine?: MainLineState;
-  /** Each commit of main judged by the rules, per repository (lib/content/accepted-main.ts). */
-  acceptance?: Map<string, AcceptanceState>;
-  /** Approvers' display names by record (lib/content/approvers.ts). */
-  approvers?: Map<string, string>;
-  /** Each verified note's last claim change, by note and last-change commit (lib/public/claim-change.ts). */
-  claims?: Map<string, Promise<Found>>;
-  /** Atom feeds of the served commit, by ETag (lib/public/feeds.ts). */
-  feeds?: Map<string, Promise<string>>;
-  /** Public pages and agent formats of main's commit (lib/http/page-cache.ts). */
-  pages?: PageCacheState;
-  /** MCP tool results by commit, origin and call (lib/agents/mcp-answers.ts). */
-  mcp?: KeptAgentAnswers;
-  /** The search worker, once asked for (lib/search/index.ts). */
-  searchWorker?: { worker: SearchWorker | null | undefined };
-  /** Search answers by commit, limit and query (lib/search/index.ts). */
-  searchAnswers?: LRUCache<string, SearchHit[]>;
-  /** The in-thread search index (lib/search/engine.ts). */
-  searchIndex?: SearchIndexState;
-  /** The section worker, renders in flight, diagram sources per section (lib/render/sections.ts). */
-  sections?: SectionState;
-  /** Sections' HTML by what it depends on (lib/render/markdown.ts). */
-  sectionHtml?: SectionCache;
-  /** The diagram worker and drawings by source (lib/render/diagrams.ts). */
-  diagrams?: DiagramState;
-  /** When the persisted read model is read and written (lib/read-model/index.ts). */
-  persist?: PersistState;
+  view?: PublishedState; // The published view of the served commit, and the one it is derived from (lib/content/published.ts).
+  dates?: LastChangesState; // Last-change dates per published note (lib/content/last-change.ts).
+  phases?: PhasesState; // Phases with their deltas, and each note's phase fact (lib/content/phases.ts).
+  mainLine?: MainLineState; // Main's first-parent commits, for pinned revisions (lib/content/pinned-note.ts).
+  acceptance?: Map<string, AcceptanceState>; // Each commit of main judged by the rules, per repository (lib/content/accepted-main.ts).
+  approvers?: Map<string, string>; // Approvers' display names by record (lib/content/approvers.ts).
+  claims?: Map<string, Promise<Found>>; // Each verified note's last claim change, by note and last-change commit (lib/public/claim-change.ts).
+  feeds?: Map<string, Promise<string>>; // Atom feeds of the served commit, by ETag (lib/public/feeds.ts).
+  pages?: PageCacheState; // Public pages and agent formats of main's commit (lib/http/page-cache.ts).
+  mcp?: KeptAgentAnswers; // MCP tool results by commit, origin and call (lib/agents/mcp-answers.ts).
+  searchWorker?: { worker: SearchWorker | null | undefined }; // The search worker, once asked for (lib/search/index.ts).
+  searchAnswers?: LRUCache<string, SearchHit[]>; // Search answers by commit, limit and query (lib/search/index.ts).
+  searchIndex?: SearchIndexState; // The in-thread search index (lib/search/engine.ts).
+  sections?: SectionState; // The section worker, renders in flight, diagram sources per section (lib/render/sections.ts).
+  sectionHtml?: SectionCache; // Sections' HTML by what it depends on (lib/render/markdown.ts).
+  diagrams?: DiagramState; // The diagram worker and drawings by source (lib/render/diagrams.ts).
+  persist?: PersistState; // When the persisted read model is read and written (lib/read-model/index.ts).
 };
 
 const KEY = Symbol.for("field-notes.read-side");
