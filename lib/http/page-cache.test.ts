@@ -41,11 +41,11 @@ beforeAll(async () => {
   (await import("@/lib/env")).resetConfig();
   main = (await (await getContentStore()).resolve(MAIN_REF))!;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.__NEXT_PRIVATE_ORIGIN = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.PORT = `${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  delete process.env.__NEXT_PRIVATE_ORIGIN;
+  delete process.env.PORT;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -272,7 +272,7 @@ function renderAhead(commit: string): void {
  * origin yet; other routes still load their own (small) modules at their first request.
  */
 export async function warmUp(): Promise<void> {
-  const self = process.env.__NEXT_PRIVATE_ORIGIN;
+  const self = selfOrigin();
   if (!self) return;
   const commit = await mainCommit();
   if (!commit) return;
@@ -309,7 +309,7 @@ function fillOnce(s: PageCacheState, ask: Ask, commit: string, key: string): Pro
 
 /** Render the page once more, through this server, and keep it if it is a 200 HTML page (or agent format) of `commit`. */
 async function fill(ask: Ask, commit: string, key: string): Promise<void> {
-  const self = process.env.__NEXT_PRIVATE_ORIGIN;
+  const self = selfOrigin();
   if (!self) return;
   const { kind } = ask;
   const target = new URL(`${ask.path}${ask.search}`, self);
@@ -340,4 +340,15 @@ async function fill(ask: Ask, commit: string, key: string): Promise<void> {
   s.pages.set(key, { kind, headers: kept });
   // On disk for the next start, behind this answer (a failed write costs only that).
   if (!PER_QUERY.test(ask.path)) void persistPage(commit, { kind, key, headers: kept, body: answer.body });
+}
+
+/**
+ * This server's own address, where a fill is sent: loopback on the port it listens on. `npm start`
+ * is `next start -p ${PORT:-3000}` on every interface, and `next start` leaves PORT set to the port
+ * it listens on; without it (a test, a script) nothing is filled. (Not Next's private `__NEXT_PRIVATE_ORIGIN`: a server bound to one address other
+ * than loopback with `-H` gets no fill, and renders every page as it would without this cache.)
+ */
+function selfOrigin(): string | null {
+  const port = process.env.PORT;
+  return port && /^\d+$/.test(port) ? `http://127.0.0.1:${port}` : null;
 }

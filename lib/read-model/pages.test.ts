@@ -50,10 +50,10 @@ beforeAll(async () => {
     })();
   });
   await new Promise<void>((resolve) => renderer.listen(0, "127.0.0.1", resolve));
-  process.env.__NEXT_PRIVATE_ORIGIN = `http://127.0.0.1:${(renderer.address() as AddressInfo).port}`;
+  process.env.PORT = `${(renderer.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  delete process.env.__NEXT_PRIVATE_ORIGIN;
+  delete process.env.PORT;
   keyByBuild(undefined);
   await new Promise((resolve) => renderer.close(resolve));
   fs.rmSync(root, { recursive: true, force: true });
