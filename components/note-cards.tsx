@@ -14,8 +14,17 @@ import { TagList } from "./tag-list";
  * with 50 cards at 10,000 notes. It draws exactly what the server drew; it has no state.
  */
 
-/** What a card shows of a note. */
-export type CardNote = { id: string; title: string; summary: string; status: Status; boundaries: Boundary[]; phase: string; tags: string[] };
+/** What a card shows of a note; `phaseTitle` only when its phase was renamed (the name it is shown by). */
+export type CardNote = {
+  id: string;
+  title: string;
+  summary: string;
+  status: Status;
+  boundaries: Boundary[];
+  phase: string;
+  phaseTitle?: string;
+  tags: string[];
+};
 export type CardLabels = { status: Record<Status, string>; boundary: Record<Boundary, string> };
 
 /** One decision record in a list: ID and status, title, summary, phase and tags (folded to a count on a phone). */
@@ -34,7 +43,7 @@ function NoteCard({ note, labels }: { note: CardNote; labels: CardLabels }) {
       </h3>
       <p className="card__summary">{note.summary}</p>
       <div className="card__foot">
-        <PhaseLink phase={note.phase} />
+        <PhaseLink phase={note.phase} title={note.phaseTitle} />
         <TagList tags={note.tags} label={`Tags of ${note.id}`} />
         {/* On a phone the tags fold to their count (app/styles/archive.css); the note lists them. */}
         {note.tags.length > 0 ? <span className="tags-more">{note.tags.length === 1 ? "1 tag" : `${note.tags.length} tags`}</span> : null}

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { Note } from "@/lib/notes/schema";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { BoundaryBadge } from "./boundary-badge";
 import { MentionText } from "./mention-text";
 import { PhaseLink } from "./phase-link";
@@ -8,10 +9,10 @@ import { TagList } from "./tag-list";
 
 /**
  * A note's head as readers see it: id, status, boundaries, core label, title, summary, phase and
- * tags. `children` adds further facts (<div><dt/><dd/></div>) after the tags. Shared by the public
- * note page and the studio's review page.
+ * tags (the phase by its title when renamed: `titles`). `children` adds further facts
+ * (<div><dt/><dd/></div>) after the tags. Shared by the public note page and the studio's review page.
  */
-export function NoteHead({ note, linkable, children }: { note: Note; linkable: ReadonlySet<string>; children?: ReactNode }) {
+export function NoteHead({ note, linkable, titles, children }: { note: Note; linkable: ReadonlySet<string>; titles: PhaseTitles; children?: ReactNode }) {
   return (
     <header className="page-head">
       <p className="note__ids">
@@ -34,7 +35,7 @@ export function NoteHead({ note, linkable, children }: { note: Note; linkable: R
         <div>
           <dt>Phase</dt>
           <dd>
-            <PhaseLink phase={note.phase} />
+            <PhaseLink phase={note.phase} title={shownPhase(titles, note.phase)} />
           </dd>
         </div>
         <div>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Note } from "@/lib/notes/schema";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { PUBLISHED_STATUSES, STATUS_LABEL } from "@/lib/notes/schema";
 import type { Paged } from "@/lib/public/page-numbers";
 import { groupByPhase, isFiltered, recordFacets, recordsHref, sortHref, statusChoices, type RecordQuery, type SortKey } from "@/lib/public/record-query";
@@ -28,14 +29,16 @@ export type ExplorerProps = {
   paged: Paged<Note>;
   /** id → ISO date of the note's last change (the table's "Updated"). */
   updated: ReadonlyMap<string, string>;
+  /** The renamed phases' titles (lib/content/phases.ts `phaseTitlesAt`): a phase is shown by its title everywhere here. */
+  titles: PhaseTitles;
   label: string;
 };
 
-export function RecordsExplorer({ query, problems, all, paged, updated, label }: ExplorerProps) {
+export function RecordsExplorer({ query, problems, all, paged, updated, titles, label }: ExplorerProps) {
   return (
     <>
       <StatusLinks query={query} all={all} />
-      <FilterForm query={query} all={all} />
+      <FilterForm query={query} all={all} titles={titles} />
       {problems.map((p) => (
         <p key={p} className="empty" role="status">
           {p}
@@ -47,22 +50,24 @@ export function RecordsExplorer({ query, problems, all, paged, updated, label }:
         groupByPhase(paged.items).map((g) => (
           <section key={g.phase} className="phase-group" aria-labelledby={`group-${slug(g.phase)}`}>
             <h3 id={`group-${slug(g.phase)}`} className="phase-group__heading">
-              Phase {g.phase} <span className="count">{g.notes.length}</span>
+              Phase {shownPhase(titles, g.phase)} <span className="count">{g.notes.length}</span>
             </h3>
-            <Records query={query} notes={g.notes} updated={updated} label={`${label}, phase ${g.phase}`} />
+            <Records query={query} notes={g.notes} updated={updated} titles={titles} label={`${label}, phase ${shownPhase(titles, g.phase)}`} />
           </section>
         ))
       ) : (
-        <Records query={query} notes={paged.items} updated={updated} label={label} />
+        <Records query={query} notes={paged.items} updated={updated} titles={titles} label={label} />
       )}
       <Pager paged={paged} href={(n) => `${recordsHref(query, {}, n)}#records`} label={`Pages of ${label.toLowerCase()}`} />
     </>
   );
 }
 
-function Records({ query, notes, updated, label }: { query: RecordQuery; notes: readonly Note[]; updated: ReadonlyMap<string, string>; label: string }) {
-  if (notes.length === 0) return null;
-  return query.view === "table" ? <RecordsTable query={query} notes={notes} updated={updated} label={label} /> : <NoteList notes={notes} label={label} />;
+type RecordsProps = { query: RecordQuery; notes: readonly Note[]; updated: ReadonlyMap<string, string>; titles: PhaseTitles; label: string };
+
+function Records(props: RecordsProps) {
+  if (props.notes.length === 0) return null;
+  return props.query.view === "table" ? <RecordsTable {...props} /> : <NoteList notes={props.notes} titles={props.titles} label={props.label} />;
 }
 
 const COLUMNS: { key: SortKey; label: string }[] = [
@@ -74,7 +79,7 @@ const COLUMNS: { key: SortKey; label: string }[] = [
 ];
 
 /** The compact view: one row per note; each column heading sorts by it (again: the other way). */
-function RecordsTable({ query, notes, updated, label }: { query: RecordQuery; notes: readonly Note[]; updated: ReadonlyMap<string, string>; label: string }) {
+function RecordsTable({ query, notes, updated, titles, label }: RecordsProps) {
   return (
     <div className="table-scroll">
       <table className="records-table">
@@ -116,7 +121,7 @@ function RecordsTable({ query, notes, updated, label }: { query: RecordQuery; no
                   <Link href={noteUrl(n.id)}>{n.title}</Link>
                 </td>
                 <td className="col-phase">
-                  <PhaseLink phase={n.phase} />
+                  <PhaseLink phase={n.phase} title={shownPhase(titles, n.phase)} />
                 </td>
                 <td className="col-updated">{date ? <RevisionDate iso={date} short /> : "—"}</td>
               </tr>
@@ -158,7 +163,7 @@ function StatusLinks({ query, all }: { query: RecordQuery; all: readonly Note[] 
 }
 
 /** Status, tag, phase and sort together: a GET form, so the choice lands in the URL. */
-function FilterForm({ query, all }: { query: RecordQuery; all: readonly Note[] }) {
+function FilterForm({ query, all, titles }: { query: RecordQuery; all: readonly Note[]; titles: PhaseTitles }) {
   const { tags, phases } = recordFacets(all);
   return (
     <form className="records-filter" action="/#records" method="get" aria-label="Filter and sort the records">
@@ -192,7 +197,7 @@ function FilterForm({ query, all }: { query: RecordQuery; all: readonly Note[] }
           <option value="">Any phase</option>
           {phases.map((p) => (
             <option key={p} value={slug(p)}>
-              Phase {p}
+              Phase {shownPhase(titles, p)}
             </option>
           ))}
         </select>

@@ -9,6 +9,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUS_MEANING } from "@/lib/notes/schema";
 import { lastChanges } from "@/lib/content/last-change";
+import { phaseTitlesAt } from "@/lib/content/phases";
 import { homeListing, needsUpdated, onlyStatus } from "@/lib/public/listing";
 import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
@@ -28,7 +29,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
   await connection();
   const view = await getPublishedView();
-  const listing = homeListing(view, await searchParams);
+  const listing = homeListing(view, await searchParams, await phaseTitlesAt(view.commit));
   if (listing.kind === "filtered") {
     const { query, title } = listing;
     const meaning = onlyStatus(query) ? ` ${STATUS_MEANING[query.status]}` : "";
@@ -57,12 +58,14 @@ export default async function HomePage({ searchParams }: Props) {
   // The filter form sends its empty choices too; the page's address is the tidy one.
   const canonical = canonicalRecordsHref(params);
   if (canonical) redirect(canonical);
-  const updated = await updatedDates(view, params);
-  const listing = homeListing(view, params, updated);
+  const [updated, titles] = await Promise.all([updatedDates(view, params), phaseTitlesAt(view.commit)]);
+  const listing = homeListing(view, params, titles, updated);
   if (listing.kind === "unknown-status") return <UnknownStatus view={view} value={listing.value} />;
   const { query, problems } = listing;
   const records = paginate(listing.notes, params.page);
-  const explorer = (label: string) => <RecordsExplorer query={query} problems={problems} all={view.notes} paged={records} updated={updated} label={label} />;
+  const explorer = (label: string) => (
+    <RecordsExplorer query={query} problems={problems} all={view.notes} paged={records} updated={updated} titles={titles} label={label} />
+  );
   if (listing.kind === "filtered") {
     // "#records" (where every filter link and the form lead) is the page's head here, so the reader
     // lands on the title and "8 of 21 notes", not past them.

@@ -71,6 +71,7 @@ function blankView(catalog: EditorCatalog): NoteView {
     onMain: null,
     requiredApprovals: 1,
     phases: catalog.phases,
+    phaseTitles: catalog.phaseTitles,
   };
 }
 
@@ -400,6 +401,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           <PhaseField
             value={fields.phase}
             phases={view.phases}
+            titles={view.phaseTitles}
             problems={problemsAt("phase")}
             readOnly={readOnly}
             onBlur={blur("phase")}

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { BOUNDARIES, BOUNDARY_LABEL, BOUNDARY_MEANING, type Boundary } from "@/lib/notes/schema";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import type { Where } from "@/lib/rules/api-errors";
 import { FieldError } from "./field-error";
 import styles from "./studio.module.css";
@@ -51,10 +52,11 @@ export function TextField(
 }
 
 /**
- * Phase: one of the phases on main, chosen, not typed. A value that is not one of them (a file
+ * Phase: one of the phases on main, chosen, not typed. Each is shown by its title (a renamed
+ * phase's, `titles`) and sends the name notes carry. A value that is not one of them (a file
  * edited outside the studio) stays selectable and says so; the save's rules judge it.
  */
-export function PhaseField(props: Common & { value: string; phases: string[]; onChange: (v: string) => void }) {
+export function PhaseField(props: Common & { value: string; phases: string[]; titles: PhaseTitles; onChange: (v: string) => void }) {
   const id = "field-phase";
   const errorId = `${id}-errors`;
   const known = props.value === "" || props.phases.includes(props.value);
@@ -73,7 +75,7 @@ export function PhaseField(props: Common & { value: string; phases: string[]; on
         <option value="">Choose a phase…</option>
         {props.phases.map((p) => (
           <option key={p} value={p}>
-            Phase {p}
+            Phase {shownPhase(props.titles, p)}
           </option>
         ))}
         {known ? null : <option value={props.value}>{props.value} (not a phase on main)</option>}

@@ -9,7 +9,7 @@ import type { HistoryEntry } from "@/lib/public/history";
 import { approvalWords } from "@/lib/public/revision-words";
 import { comparePhases, DEFAULT_QUERY, groupByPhase, recordsHref, type RecordParams, type RecordQuery } from "@/lib/public/record-query";
 import type { PhasePage, TagPage } from "@/lib/public/pages";
-import { phaseTitle } from "@/lib/phases/schema";
+import { phaseTitle, phaseTitlesOf, shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { phaseUrl } from "@/lib/web/urls";
 import type { Role } from "@/lib/rules/status-machine";
 import type { SearchHit } from "@/lib/search";
@@ -34,21 +34,26 @@ export function withLlmsPointer(markdown: string, urls: AgentUrls): string {
   return `${llmsPointer(urls)}\n\n${markdown}`;
 }
 
-/** A note in a list, as the note cards show it: ID and status, title, summary, phase and tags. */
-function noteItem(note: Note, urls: AgentUrls): string {
+/** A note in a list, as the note cards show it: ID and status, title, summary, phase (by its title) and tags. */
+function noteItem(note: Note, urls: AgentUrls, titles: PhaseTitles): string {
   const status = [note.status, ...note.boundaries].join(", ");
   const tags = note.tags.length ? ` Tags: ${note.tags.join(", ")}.` : "";
-  return `- **${note.id}** (${status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${oneLine(note.summary)} Phase ${note.phase}.${tags}`;
+  return `- **${note.id}** (${status}): [${escapeText(note.title)}](${urls.noteAs(note.id, "md")})\n  ${oneLine(note.summary)} Phase ${oneLine(shownPhase(titles, note.phase))}.${tags}`;
 }
 
-function noteList(notes: readonly Note[], urls: AgentUrls): string[] {
-  return notes.map((n) => noteItem(n, urls));
+function noteList(notes: readonly Note[], urls: AgentUrls, titles: PhaseTitles): string[] {
+  return notes.map((n) => noteItem(n, urls, titles));
 }
 
 /** The records as the HTML lists them: one list, or under a heading per phase with `group=phase`. */
-function recordList(notes: readonly Note[], query: RecordQuery, urls: AgentUrls): string[] {
-  if (!query.group) return noteList(notes, urls);
-  return groupByPhase(notes).flatMap((g, i) => [...(i ? [""] : []), `### Phase ${escapeText(g.phase)}`, "", ...noteList(g.notes, urls)]);
+function recordList(notes: readonly Note[], query: RecordQuery, urls: AgentUrls, titles: PhaseTitles): string[] {
+  if (!query.group) return noteList(notes, urls, titles);
+  return groupByPhase(notes).flatMap((g, i) => [
+    ...(i ? [""] : []),
+    `### Phase ${escapeText(shownPhase(titles, g.phase))}`,
+    "",
+    ...noteList(g.notes, urls, titles),
+  ]);
 }
 
 /** The status links, each keeping the tag and phase (and the order) a reader chose, as the page's do. */
@@ -64,11 +69,18 @@ const commitLine = (view: Pick<PublishedView, "commit">) => `Read from published
 /**
  * `/` and `/?status=…&tag=…&phase=…&sort=…&dir=…&group=phase`: the filters and order of the HTML page,
  * read by the same parser (lib/public/record-query.ts through homeListing). `updated` (each note's last
- * change) is only read when the query sorts by it. The HTML's pages (?page=) are one list here.
+ * change) is only read when the query sorts by it; `titles` are the renamed phases' (phaseTitlesAt).
+ * The HTML's pages (?page=) are one list here.
  */
-export function homeTwin(view: PublishedView, urls: AgentUrls, params: RecordParams, updated: ReadonlyMap<string, string> = new Map()): string {
+export function homeTwin(
+  view: PublishedView,
+  urls: AgentUrls,
+  params: RecordParams,
+  titles: PhaseTitles,
+  updated: ReadonlyMap<string, string> = new Map(),
+): string {
   const { site } = view;
-  const listing = homeListing(view, params, updated);
+  const listing = homeListing(view, params, titles, updated);
   if (listing.kind === "unknown-status") {
     return page(urls, [
       `# No such status`,
@@ -90,7 +102,7 @@ export function homeTwin(view: PublishedView, urls: AgentUrls, params: RecordPar
       "",
       filterLine(listing.counts, listing.choicesTotal, urls, query),
       "",
-      ...(listing.notes.length ? recordList(listing.notes, listing.query, urls) : [`No published note matches ${escapeText(listing.title)}.`]),
+      ...(listing.notes.length ? recordList(listing.notes, listing.query, urls, titles) : [`No published note matches ${escapeText(listing.title)}.`]),
       "",
       commitLine(view),
     ]);
@@ -119,7 +131,7 @@ export function homeTwin(view: PublishedView, urls: AgentUrls, params: RecordPar
     `${listing.notes.length} records. ${filterLine(listing.counts, listing.total, urls)}`,
     ...notProblems,
     "",
-    ...recordList(listing.notes, listing.query, urls),
+    ...recordList(listing.notes, listing.query, urls, titles),
     "",
     "## For agents: retrieval formats and archive policy",
     "",
@@ -136,13 +148,13 @@ export function homeTwin(view: PublishedView, urls: AgentUrls, params: RecordPar
 }
 
 /** `/tags/<tag>`. */
-export function tagTwin(view: PublishedView, urls: AgentUrls, tag: TagPage): string {
+export function tagTwin(view: PublishedView, urls: AgentUrls, tag: TagPage, titles: PhaseTitles): string {
   return page(urls, [
     `# Tag: ${escapeText(tag.name)}`,
     "",
     `${tag.notes.length} of ${view.notes.length} notes.`,
     "",
-    ...noteList(tag.notes, urls),
+    ...noteList(tag.notes, urls, titles),
     "",
     commitLine(view),
   ]);
@@ -187,7 +199,7 @@ export function phaseTwin(view: PublishedView, urls: AgentUrls, found: PhasePage
     "",
     "## Notes",
     "",
-    ...(notes.length ? noteList(notes, urls) : ["No published note names this phase yet."]),
+    ...(notes.length ? noteList(notes, urls, phaseTitlesOf(phases.map((p) => p.phase))) : ["No published note names this phase yet."]),
     "",
     ...(others.length ? [`Other phases: ${others.join(", ")}.`, ""] : []),
     commitLine(view),

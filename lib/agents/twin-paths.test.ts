@@ -47,7 +47,7 @@ describe("where each public page's Markdown twin is", () => {
 
 describe("the twins' content", () => {
   it("open with the /llms.txt pointer and carry the page's own text", () => {
-    const home = homeTwin(view, urls, {});
+    const home = homeTwin(view, urls, {}, {});
     expect(home.split("\n")[0]).toBe(llmsPointer(urls));
     expect(llmsPointer(urls)).toContain("https://notes.example.org/llms.txt");
     expect(home).toContain(`# ${view.site.title}`);
@@ -56,30 +56,42 @@ describe("the twins' content", () => {
   });
 
   it("list what the HTML page lists: a status filter's notes, a tag's notes", () => {
-    const hypotheses = homeTwin(view, urls, { status: "hypothesis" });
+    const hypotheses = homeTwin(view, urls, { status: "hypothesis" }, {});
     expect(hypotheses).toContain("# Status: hypothesis");
     expect(hypotheses.match(/^- \*\*AFN-\d{3}\*\*/gm)).toEqual(["- **AFN-021**", "- **AFN-019**"]);
-    expect(homeTwin(view, urls, { status: "nonsense" })).toContain("# No such status");
+    expect(homeTwin(view, urls, { status: "nonsense" }, {})).toContain("# No such status");
     const tag = tagPage(view, "sparse-attention")!;
-    const twin = tagTwin(view, urls, tag);
+    const twin = tagTwin(view, urls, tag, {});
     expect(twin.match(/^- \*\*AFN-\d{3}\*\*/gm)).toHaveLength(tag.notes.length);
     expect(tag.notes.length).toBeGreaterThan(1);
   });
 
   it("apply status, tag and phase together, and the order asked for, as the HTML page does", () => {
     const listed = (md: string) => md.match(/^- \*\*(AFN-\d{3})\*\*/gm)?.map((l) => l.slice(4, 11)) ?? [];
-    const three = homeTwin(view, urls, { status: "verified-checkpoint", tag: "sparse-attention", phase: "6-architecture" });
+    const three = homeTwin(view, urls, { status: "verified-checkpoint", tag: "sparse-attention", phase: "6-architecture" }, {});
     expect(three).toMatch(/^# Status: verified checkpoint · Phase 6 architecture · Tag: sparse attention$/m);
     expect(three).toContain(`3 of ${view.notes.length} notes.`);
     expect(listed(three).sort()).toEqual(["AFN-016", "AFN-017", "AFN-018"]);
     // A tag alone, sorted by id from the last: the HTML's sort keys and directions.
-    const tag = homeTwin(view, urls, { tag: "Sparse Attention", sort: "id", dir: "desc" });
+    const tag = homeTwin(view, urls, { tag: "Sparse Attention", sort: "id", dir: "desc" }, {});
     expect(listed(tag)).toEqual(["AFN-018", "AFN-017", "AFN-016", "AFN-011"]);
     // Grouped by phase, phases in the reader's order; what is not understood is said, not ignored.
-    const grouped = homeTwin(view, urls, { tag: "sparse-attention", group: "phase", view: "grid" });
+    const grouped = homeTwin(view, urls, { tag: "sparse-attention", group: "phase", view: "grid" }, {});
     expect(grouped.match(/^### Phase .+$/gm)).toEqual(["### Phase 5", "### Phase 6 architecture"]);
     expect(grouped).toMatch(/Not understood, so left out: “grid” is not a view/);
-    expect(homeTwin(view, urls, { status: "hypothesis", phase: "no-such-phase" })).toMatch(/^0 of \d+ notes\./m);
+    expect(homeTwin(view, urls, { status: "hypothesis", phase: "no-such-phase" }, {})).toMatch(/^0 of \d+ notes\./m);
+  });
+
+  it("show a renamed phase by its title in the filter's heading, the group headings and each note, and link it by its name", () => {
+    const titles = { "6 architecture": "Six: the architecture" };
+    const filtered = homeTwin(view, urls, { phase: "6-architecture", group: "phase" }, titles);
+    expect(filtered).toMatch(/^# Phase Six: the architecture$/m);
+    expect(filtered.match(/^### Phase .+$/gm)).toEqual(["### Phase Six: the architecture"]);
+    expect(filtered).toMatch(/ Phase Six: the architecture\.( Tags:|$)/m);
+    expect(filtered).not.toMatch(/Phase 6 architecture/);
+    const tag = tagTwin(view, urls, tagPage(view, "sparse-attention")!, titles);
+    expect(tag).toContain(" Phase Six: the architecture.");
+    expect(tag).toContain(" Phase 5.");
   });
 
   it("the guide's twin names the MCP additions and every hard limit", () => {

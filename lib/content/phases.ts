@@ -1,7 +1,7 @@
 import { getContentStore, type ContentStore } from "@/lib/working-copy/content-store";
 import type { Oid } from "@/lib/store/types";
 import type { Note } from "@/lib/notes/schema";
-import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
+import { parsePhase, phaseTitlesOf, PHASES_DIR, type Phase, type PhaseTitles } from "@/lib/phases/schema";
 import { deltaOf, type PhaseNoteFact } from "@/lib/rules/phase-closeout";
 import { lastChanges } from "./last-change";
 import { getPublishedView, type PublishedView } from "./published";
@@ -31,6 +31,23 @@ export async function readPhases(store: ContentStore, revision: string): Promise
     }),
   );
   return read.flat();
+}
+
+/**
+ * The titles of the phases renamed at a commit (name → title), for every place a note's phase is
+ * shown: only the phase files are read, never a history, and the last commit's map is kept (in the
+ * read side's handle), so the pages of one commit read them once.
+ */
+export async function phaseTitlesAt(commit: Oid): Promise<PhaseTitles> {
+  const side = readSide();
+  const last = side.phaseTitles;
+  if (last?.commit === commit) return last.titles;
+  const read = getContentStore().then(async (store) => phaseTitlesOf((await readPhases(store, commit)).map((p) => p.phase)));
+  side.phaseTitles = { commit, titles: read };
+  read.catch(() => {
+    if (readSide().phaseTitles?.titles === read) delete readSide().phaseTitles;
+  });
+  return read;
 }
 
 export type PhasesState = {

@@ -66,6 +66,20 @@ export type PhaseInput = z.input<typeof phaseSchema>;
 /** The name a phase is shown by: its title after a rename, else the name notes carry. */
 export const phaseTitle = (phase: Pick<Phase, "name" | "title">): string => phase.title ?? phase.name;
 
+/**
+ * The renamed phases of one commit: the name notes carry → the title it is shown by. Only phases
+ * with a title are in it (so the seed's is empty), and it is plain data, so a page hands it to a
+ * client component as it is.
+ */
+export type PhaseTitles = Readonly<Record<string, string>>;
+
+export function phaseTitlesOf(phases: readonly Pick<Phase, "name" | "title">[]): PhaseTitles {
+  return Object.fromEntries(phases.flatMap((p) => (p.title !== undefined && p.title !== p.name ? [[p.name, p.title]] : [])));
+}
+
+/** How a note's `phase` (a phase's name) is shown: its phase's title when renamed, else the name as written. */
+export const shownPhase = (titles: PhaseTitles, name: string): string => (Object.hasOwn(titles, name) ? titles[name]! : name);
+
 export const PHASES_DIR = "phases";
 export const phasePath = (phaseSlug: string) => `${PHASES_DIR}/${phaseSlug}.yaml`;
 

@@ -1,5 +1,6 @@
 import type { PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, STATUSES, type Note, type Status } from "@/lib/notes/schema";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { slug } from "@/lib/web/urls";
 import {
   filterRecords,
@@ -49,9 +50,16 @@ export const needsUpdated = (q: Pick<RecordQuery, "view" | "sort">) => q.view ==
 
 /**
  * The home page's notes for a URL query (`status`, `tag`, `phase`, `sort`, `dir`, …, read by
- * parseRecordQuery). `updated` maps an id to its last change's date; only "sort=updated" reads it.
+ * parseRecordQuery). `titles` are the renamed phases' (lib/content/phases.ts `phaseTitlesAt`): a
+ * phase filter is titled by its phase's title. `updated` maps an id to its last change's date; only
+ * "sort=updated" reads it.
  */
-export function homeListing(view: Pick<PublishedView, "notes" | "core">, params: RecordParams, updated: ReadonlyMap<string, string> = new Map()): HomeListing {
+export function homeListing(
+  view: Pick<PublishedView, "notes" | "core">,
+  params: RecordParams,
+  titles: PhaseTitles,
+  updated: ReadonlyMap<string, string> = new Map(),
+): HomeListing {
   const { unknown } = statusParam(params.status);
   const counts = statusCounts(view.notes);
   const total = view.notes.length;
@@ -61,15 +69,27 @@ export function homeListing(view: Pick<PublishedView, "notes" | "core">, params:
   // The filter line counts what the tag and phase leave, as the page's status links do.
   const choices = statusChoices(view.notes, query);
   if (isFiltered(query))
-    return { kind: "filtered", title: filterTitle(view.notes, query), notes, counts: choices.counts, choicesTotal: choices.total, total, query, problems };
+    return {
+      kind: "filtered",
+      title: filterTitle(view.notes, query, titles),
+      notes,
+      counts: choices.counts,
+      choicesTotal: choices.total,
+      total,
+      query,
+      problems,
+    };
   return { kind: "home", core: view.core, notes, counts, total, query, problems };
 }
 
-/** "Status: hypothesis · Phase 5 · Tag: sparse attention", as the filters name it (tags and phases as written in the notes). */
-export function filterTitle(notes: readonly Note[], q: Pick<RecordQuery, "status" | "tag" | "phase">): string {
+/** "Status: hypothesis · Phase 5 · Tag: sparse attention", as the filters name it (tags as written in the notes, a phase by its title). */
+export function filterTitle(notes: readonly Note[], q: Pick<RecordQuery, "status" | "tag" | "phase">, titles: PhaseTitles): string {
   const parts: string[] = [];
   if (q.status) parts.push(`Status: ${STATUS_LABEL[q.status]}`);
-  if (q.phase) parts.push(`Phase ${notes.find((n) => slug(n.phase) === q.phase)?.phase ?? q.phase}`);
+  if (q.phase) {
+    const name = notes.find((n) => slug(n.phase) === q.phase)?.phase;
+    parts.push(`Phase ${name === undefined ? q.phase : shownPhase(titles, name)}`);
+  }
   if (q.tag) parts.push(`Tag: ${tagName(notes, q.tag)}`);
   return parts.join(" · ");
 }

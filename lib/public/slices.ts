@@ -33,7 +33,8 @@ export const archiveSlice = (view: PublishedView): Selected => ({ slice: { ...wh
 export function statusSlice(view: PublishedView, value: string | null): Selected {
   const { status, unknown } = statusParam(value);
   if (!status) return { missing: `no published status "${unknown ?? ""}"; a status's feed is /feed.xml?status= one of ${PUBLISHED_STATUSES.join(", ")}` };
-  const listing = homeListing(view, { status });
+  // A status alone: no phase is named, so no phase's title is needed.
+  const listing = homeListing(view, { status }, {});
   const notes = listing.kind === "unknown-status" ? [] : listing.notes;
   return named(view, `Status: ${STATUS_LABEL[status]}`, { notes, page: statusUrl(status), feed: feedUrl.status(status) });
 }

@@ -13,6 +13,8 @@ import type { SectionState } from "@/lib/render/sections";
 import type { SearchHit, SearchIndexState } from "@/lib/search/engine";
 import type { SearchWorker } from "@/lib/search/worker-client";
 import type { PersistState } from "./index";
+import type { Oid } from "@/lib/store/types";
+import type { PhaseTitles } from "@/lib/phases/schema";
 
 /**
  * Everything the read side keeps in this process, in one object: `readSide()`. Each module that
@@ -36,6 +38,7 @@ export type ReadSide = {
   view?: PublishedState; // The published view of the served commit, and the one it is derived from (lib/content/published.ts).
   dates?: LastChangesState; // Last-change dates per published note (lib/content/last-change.ts).
   phases?: PhasesState; // Phases with their deltas, and each note's phase fact (lib/content/phases.ts).
+  phaseTitles?: { commit: Oid; titles: Promise<PhaseTitles> }; // The last commit's renamed phases, name → title (lib/content/phases.ts).
   mainLine?: MainLineState; // Main's first-parent commits, for pinned revisions (lib/content/pinned-note.ts).
   acceptance?: Map<string, AcceptanceState>; // Each commit of main judged by the rules, per repository (lib/content/accepted-main.ts).
   approvers?: Map<string, string>; // Approvers' display names by record (lib/content/approvers.ts).

@@ -1,6 +1,7 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Oid } from "@/lib/store/types";
 import { isPublishedStatus } from "@/lib/notes/schema";
+import type { PhaseTitles } from "@/lib/phases/schema";
 import { mainFacts } from "./note-context";
 import { MAIN_REF, noMain } from "./refs";
 
@@ -12,6 +13,8 @@ import { MAIN_REF, noMain } from "./refs";
 export type EditorCatalog = {
   main: Oid;
   phases: string[];
+  /** The renamed phases' titles (name → title): the picker shows a title and sends the name. */
+  phaseTitles: PhaseTitles;
   notes: { id: string; title: string }[];
   tags: string[];
 };
@@ -25,6 +28,7 @@ export async function editorCatalog(): Promise<EditorCatalog> {
   return {
     main: head,
     phases: main.phases,
+    phaseTitles: main.phaseTitles,
     notes: published.map((n) => ({ id: n.id, title: n.title })).sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true })),
     tags: [...new Set(published.flatMap((n) => n.tags))].sort((a, b) => a.localeCompare(b)),
   };

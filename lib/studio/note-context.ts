@@ -2,6 +2,7 @@ import "server-only";
 import type { ContentStore, Snapshot } from "@/lib/working-copy/content-store";
 import type { FileRevision, Oid, Revision } from "@/lib/store/types";
 import { isPublishedStatus, type Note } from "@/lib/notes/schema";
+import { phaseTitlesOf, type PhaseTitles } from "@/lib/phases/schema";
 import { readPhases } from "@/lib/content/phases";
 import { actorIdOfEmail } from "@/lib/rules/identity";
 import { config } from "@/lib/env";
@@ -30,6 +31,8 @@ export type MainFacts = {
   orders: EditorialOrders;
   /** The phases a note may name (the phase files on main). */
   phases: string[];
+  /** The renamed ones' titles (name → title), which the studio shows them by. */
+  phaseTitles: PhaseTitles;
 };
 
 /** One request's note line (lib/working-copy/working-copy.ts) with main's facts and the review derived from the same heads. */
@@ -49,6 +52,7 @@ export async function mainFacts(store: ContentStore, commit: Oid): Promise<MainF
     nextOrder: Math.max(0, ...valid.map((n) => n.order)) + 1,
     orders: ordersOf(valid),
     phases: phases.map((p) => p.phase.name),
+    phaseTitles: phaseTitlesOf(phases.map((p) => p.phase)),
   };
 }
 

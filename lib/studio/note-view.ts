@@ -1,5 +1,6 @@
 import type { NoteError } from "@/lib/notes/markdown";
 import type { Note, Status } from "@/lib/notes/schema";
+import type { PhaseTitles } from "@/lib/phases/schema";
 import type { Oid, Person } from "@/lib/store/types";
 import type { Where } from "@/lib/rules/api-errors";
 import { blankFields, fieldsOf, type NoteFields } from "@/lib/validations/note";
@@ -38,6 +39,8 @@ export type NoteView = {
   requiredApprovals: number;
   /** The phases a note may name (the phase files on main). */
   phases: string[];
+  /** The renamed phases' titles (name → title): the picker shows a title and sends the name. */
+  phaseTitles: PhaseTitles;
 };
 
 /** The view of a note, built from one request's context (no further reads of the refs). */
@@ -65,5 +68,6 @@ export async function viewOf(ctx: NoteContext): Promise<NoteView> {
     onMain: copy.onMain?.ok ? copy.onMain.note : null,
     requiredApprovals: config().reviewApprovals,
     phases: ctx.main.phases,
+    phaseTitles: ctx.main.phaseTitles,
   };
 }

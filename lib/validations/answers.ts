@@ -145,6 +145,7 @@ export const noteViewBody = z.object({
   onMain: noteShape.nullable(),
   requiredApprovals: z.number(),
   phases: z.array(z.string()),
+  phaseTitles: z.record(z.string(), z.string()),
 });
 
 /** PUT /api/studio/notes/<id>: the note after the save, and whether anything was committed. */

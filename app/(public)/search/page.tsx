@@ -6,6 +6,8 @@ import { Highlight } from "@/components/highlight";
 import { SearchForm } from "@/components/search-form";
 import { StatusBadge } from "@/components/status-badge";
 import { getPublishedView } from "@/lib/content/published";
+import { phaseTitlesAt } from "@/lib/content/phases";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { pageMetadata } from "@/lib/public/meta";
 import { noteUrl, searchUrl } from "@/lib/web/urls";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
@@ -87,7 +89,7 @@ export default async function SearchPage({ searchParams }: Props) {
             Searches every field of the {view.notes.length} published notes: titles, summaries, tags, phases, statuses and each section. Results are ranked; the
             passage that matched is shown.
           </p>
-          <Browse notes={view.notes} />
+          <Browse notes={view.notes} titles={await phaseTitlesAt(view.commit)} />
         </>
       )}
       <CommitLine commit={view.commit} />
@@ -160,7 +162,7 @@ function MatchedTags({ tags, terms, always }: { tags: readonly string[]; terms: 
 const BROWSE_TAGS = 40;
 
 /** Before a search: the ways in without one, the archive's most used tags and its phases in order. */
-function Browse({ notes }: { notes: readonly Note[] }) {
+function Browse({ notes, titles }: { notes: readonly Note[]; titles: PhaseTitles }) {
   const counts = new Map<string, number>();
   for (const n of notes) for (const t of n.tags.filter(tagHasPage)) counts.set(t, (counts.get(t) ?? 0) + 1);
   const tags = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], "en", { sensitivity: "base" })).slice(0, BROWSE_TAGS);
@@ -182,7 +184,7 @@ function Browse({ notes }: { notes: readonly Note[] }) {
       <ul className="browse__phases">
         {phases.map((p) => (
           <li key={p}>
-            <Link href={phaseUrl(p)}>Phase {p}</Link>
+            <Link href={phaseUrl(p)}>Phase {shownPhase(titles, p)}</Link>
           </li>
         ))}
       </ul>

@@ -18,6 +18,7 @@ import { pageMetadata } from "@/lib/public/meta";
 import { loadPublishedNote } from "@/lib/public/published-note";
 import { historyUrl, noteUrl, SECTION_ANCHORS, segment } from "@/lib/web/urls";
 import { getPublishedView } from "@/lib/content/published";
+import { phaseTitlesAt } from "@/lib/content/phases";
 import { publishedNoteAt } from "@/lib/content/pinned-note";
 
 /**
@@ -71,7 +72,11 @@ export default async function NotePage({ params, searchParams }: Props) {
   const found = await load(params, searchParams);
   if (!found) notFound();
   const { view, note, pinned } = found;
-  const [changed, claim] = pinned ? [null, null] : await Promise.all([lastChange(view, note.id), claimChange(view, note)]);
+  const [[changed, claim], titles] = await Promise.all([
+    pinned ? [null, null] : Promise.all([lastChange(view, note.id), claimChange(view, note)]),
+    // A pinned revision's phase is shown by main's title for it, as its link leads to main's phase page.
+    phaseTitlesAt(view.commit),
+  ]);
   const linkable = new Set(view.byId.keys());
   const related = note.related.flatMap((id) => view.byId.get(id) ?? []);
   // A related note that also refers back is listed once, under Related notes, and marked so.
@@ -84,7 +89,7 @@ export default async function NotePage({ params, searchParams }: Props) {
 
   return (
     <article className="note note-layout" aria-labelledby="note-title">
-      <NoteHead note={note} linkable={linkable}>
+      <NoteHead note={note} linkable={linkable} titles={titles}>
         {pinned ? (
           <div className="pinned-notice">
             {/* ?rev=<commit>: this revision, kept as it was for citations. */}

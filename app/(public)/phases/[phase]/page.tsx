@@ -14,7 +14,7 @@ import { pageMetadata } from "@/lib/public/meta";
 import { phasePage } from "@/lib/public/pages";
 import { comparePhases } from "@/lib/public/record-query";
 import { phaseUrl } from "@/lib/web/urls";
-import { phaseTitle } from "@/lib/phases/schema";
+import { phaseTitle, phaseTitlesOf } from "@/lib/phases/schema";
 
 /** One phase: its status, its closeout record and its published notes: /phases/6-architecture. */
 
@@ -73,7 +73,7 @@ export default async function PhasePage({ params, searchParams }: Props) {
       )}
       {phase.notes.length > 0 ? (
         <>
-          <NoteList notes={paged.items} label={`Notes of Phase ${phaseTitle(phase.phase)}`} />
+          <NoteList notes={paged.items} titles={phaseTitlesOf(phases.map((p) => p.phase))} label={`Notes of Phase ${phaseTitle(phase.phase)}`} />
           <Pager paged={paged} href={(n) => `?page=${n}`} label={`Pages of notes of Phase ${phaseTitle(phase.phase)}`} />
         </>
       ) : (

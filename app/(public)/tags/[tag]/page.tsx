@@ -7,6 +7,7 @@ import { NoteList } from "@/components/note-card";
 import { Pager } from "@/components/pager";
 import { paginate } from "@/lib/public/page-numbers";
 import { getPublishedView } from "@/lib/content/published";
+import { phaseTitlesAt } from "@/lib/content/phases";
 import { feedUrl } from "@/lib/public/slices";
 import { pageMetadata } from "@/lib/public/meta";
 import { tagPage } from "@/lib/public/pages";
@@ -41,6 +42,7 @@ export default async function TagPage({ params, searchParams }: Props) {
   if (!found) notFound();
   const { view, notes, name } = found;
   const paged = paginate(notes, pageParam);
+  const titles = await phaseTitlesAt(view.commit);
   return (
     <>
       <header className="page-head">
@@ -57,7 +59,7 @@ export default async function TagPage({ params, searchParams }: Props) {
           {notes.length} of {view.notes.length} notes
         </p>
       </header>
-      <NoteList notes={paged.items} label={`Notes tagged ${name}`} />
+      <NoteList notes={paged.items} titles={titles} label={`Notes tagged ${name}`} />
       <Pager paged={paged} href={(n) => `?page=${n}`} label={`Pages of notes tagged ${name}`} />
       <CommitLine commit={view.commit} />
     </>

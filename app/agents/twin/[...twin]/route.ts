@@ -6,7 +6,7 @@ import { MCP_TOOLS } from "@/lib/agents/mcp";
 import { derived } from "@/lib/agents/memo";
 import { guideTwin, historyTwin, homeTwin, phaseTwin, searchTwin, tagTwin } from "@/lib/agents/page-twins";
 import { pageOfTwinRoute } from "@/lib/agents/twin-paths";
-import { getPublishedPhases } from "@/lib/content/phases";
+import { getPublishedPhases, phaseTitlesAt } from "@/lib/content/phases";
 import { publishedHistory } from "@/lib/public/history";
 import { diffNotes } from "@/lib/diff/sections";
 import { lastChanges } from "@/lib/content/last-change";
@@ -51,8 +51,11 @@ export async function GET(request: Request, context: { params: Promise<{ twin: s
     switch (page?.kind) {
       case "home": {
         // Only a sort by date reads history (once per commit, as the HTML table does).
-        const updated = parseRecordQuery(records).query.sort === "updated" ? await updatedDates(view) : undefined;
-        return { body: derived(view, `twin home ${urls.base} ${recordsKey}`, () => homeTwin(view, urls, records, updated)) };
+        const [updated, titles] = await Promise.all([
+          parseRecordQuery(records).query.sort === "updated" ? updatedDates(view) : undefined,
+          phaseTitlesAt(view.commit),
+        ]);
+        return { body: derived(view, `twin home ${urls.base} ${recordsKey}`, () => homeTwin(view, urls, records, titles, updated)) };
       }
       case "guide":
         return {
@@ -65,7 +68,7 @@ export async function GET(request: Request, context: { params: Promise<{ twin: s
         return { body: searchTwin(view, urls, q, q ? await searchNotes(view, q, { limit: 50 }) : [], FIELD_LABEL) };
       case "tag": {
         const tag = tagPage(view, page.tag);
-        return tag ? { body: tagTwin(view, urls, tag) } : missing(`no published note has the tag "${page.tag}"`);
+        return tag ? { body: tagTwin(view, urls, tag, await phaseTitlesAt(view.commit)) } : missing(`no published note has the tag "${page.tag}"`);
       }
       case "phase": {
         const { phases } = await getPublishedPhases(view);

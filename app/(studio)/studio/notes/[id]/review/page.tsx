@@ -84,7 +84,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
         <QuoteMarks noteId={view.id} initial={review} />
         <div className={styles.row}>
           <div className={styles.reading}>
-            <NoteHead note={note} linkable={linkable}>
+            <NoteHead note={note} linkable={linkable} titles={view.phaseTitles}>
               <div>
                 <dt>Under review</dt>
                 <dd>

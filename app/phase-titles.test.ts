@@ -1,0 +1,122 @@
+import { createElement, type ReactNode } from "react";
+import { renderToReadableStream, renderToStaticMarkup } from "react-dom/server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PhaseField } from "@/components/studio/text-fields";
+import { editorCatalog } from "@/lib/studio/editor-catalog";
+import { noteViewBody } from "@/lib/validations/answers";
+import { answer, params, request, studioFixture } from "@/lib/testing/studio";
+import { getContentStore } from "@/lib/working-copy/content-store";
+import * as rename from "@/app/api/studio/phases/[slug]/rename/route";
+import * as studioNote from "@/app/api/studio/notes/[id]/route";
+import * as twin from "@/app/agents/twin/[...twin]/route";
+import HomePage, { generateMetadata as homeMetadata } from "@/app/(public)/page";
+import NotePage from "@/app/(public)/notes/[id]/page";
+import TagPage from "@/app/(public)/tags/[tag]/page";
+import PhasePage from "@/app/(public)/phases/[phase]/page";
+import SearchPage from "@/app/(public)/search/page";
+
+/**
+ * A renamed phase is shown by its new name wherever a person meets a phase, not only on its own
+ * page: home's cards, table, groups and phase filter, a note's head, the tag, phase and search
+ * pages, the home page's Markdown twin and the editor's phase picker. Its address and the name
+ * notes carry stay (docs/decisions/phase-rename.md).
+ */
+
+// Pages mark themselves dynamic with connection(), which needs Next's request scope; outside a server it only has to resolve.
+vi.mock("next/server", async (original) => ({ ...(await original<typeof import("next/server")>()), connection: async () => undefined }));
+
+const NAME = "agent operations";
+const TITLE = "Agents in operation";
+// AFN-009 and AFN-015 name the phase "agent operations".
+const NOTE = "AFN-009";
+
+let f: Awaited<ReturnType<typeof studioFixture>>;
+beforeAll(async () => {
+  f = await studioFixture();
+  await getContentStore(); // seeds the content repository from content/
+  const renamed = await rename
+    .POST(request(f.author, "POST", "/api/studio/phases/agent-operations/rename", { name: TITLE }), params({ slug: "agent-operations" }))
+    .then(answer);
+  expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+});
+afterAll(() => f.cleanup());
+
+/** A page's HTML once every part of it has rendered (a note's sections render asynchronously), without React's text separators. */
+async function html(page: ReactNode): Promise<string> {
+  const stream = await renderToReadableStream(page);
+  await stream.allReady;
+  return (await new Response(stream).text()).replaceAll("<!-- -->", "");
+}
+
+type Search = Record<string, string>;
+const home = async (search: Search) => html(await HomePage({ searchParams: Promise.resolve(search) }));
+const phaseLink = `<a class="phase" href="/phases/agent-operations">Phase ${TITLE}</a>`;
+/** Every "Phase …" a page shows, in its order. */
+const phasesShown = (html: string) => [...html.matchAll(/Phase ([^<]+)</g)].map((m) => m[1]);
+
+describe("the public pages show a renamed phase by its title", () => {
+  it("home's cards and table link it by its address and name it by its title; its filter offers the title", async () => {
+    for (const view of ["cards", "table"]) {
+      const html = await home(view === "table" ? { view } : {});
+      expect(html.split(phaseLink).length - 1, view).toBe(2);
+      expect(phasesShown(html), view).not.toContain(NAME);
+      expect(html).toContain(`<option value="agent-operations">Phase ${TITLE}</option>`);
+    }
+  });
+
+  it("home grouped by phase heads the group with the title, and a phase filter's page is titled by it", async () => {
+    const grouped = await home({ group: "phase", view: "table" });
+    expect(grouped).toMatch(new RegExp(`<h3 id="group-agent-operations" class="phase-group__heading">Phase ${TITLE} <span class="count">2</span></h3>`));
+    const filtered = await home({ phase: "agent-operations" });
+    expect(filtered).toContain(`<h1>Phase ${TITLE}</h1>`);
+    expect((await homeMetadata({ searchParams: Promise.resolve({ phase: "agent-operations" }) })).title).toBe(`Phase ${TITLE}`);
+    const markdown = await twin.GET(
+      new Request("http://studio.test/agents/twin/index.md?phase=agent-operations&group=phase", { headers: { host: "studio.test" } }),
+      {
+        params: Promise.resolve({ twin: ["index.md"] }),
+      },
+    );
+    const text = await markdown.text();
+    expect(text).toMatch(new RegExp(`^# Phase ${TITLE}$`, "m"));
+    expect(text).toMatch(new RegExp(`^### Phase ${TITLE}$`, "m"));
+    expect(text).not.toContain(`Phase ${NAME}`);
+  });
+
+  it("a note of the phase names it by its title in its head; the tag, phase and search pages' lists do too", async () => {
+    const note = await html(await NotePage({ params: Promise.resolve({ id: NOTE }), searchParams: Promise.resolve({}) }));
+    expect(note).toContain(phaseLink);
+    const tag = await html(await TagPage({ params: Promise.resolve({ tag: "recovery-packet" }), searchParams: Promise.resolve({}) }));
+    expect(tag).toContain(phaseLink);
+    const phase = await html(await PhasePage({ params: Promise.resolve({ phase: "agent-operations" }), searchParams: Promise.resolve({}) }));
+    expect(phase.split(phaseLink).length - 1).toBe(2);
+    const search = await html(await SearchPage({ searchParams: Promise.resolve({}) }));
+    expect(search).toContain(`<a href="/phases/agent-operations">Phase ${TITLE}</a>`);
+    for (const html of [note, tag, phase, search]) expect(phasesShown(html)).not.toContain(NAME);
+  });
+});
+
+describe("the studio editor's phase picker", () => {
+  it("shows the title and sends the name notes carry", async () => {
+    const got = await studioNote.GET(request(f.author, "GET", `/api/studio/notes/${NOTE}`), params({ id: NOTE })).then(answer);
+    expect(got.status).toBe(200);
+    // Read as the browser reads it (lib/validations/answers.ts).
+    const view = noteViewBody.parse(got.body);
+    expect(view.fields.phase).toBe(NAME);
+    expect(view.phaseTitles).toEqual({ [NAME]: TITLE });
+    expect((await editorCatalog()).phaseTitles).toEqual({ [NAME]: TITLE });
+    const picker = renderToStaticMarkup(
+      createElement(PhaseField, {
+        value: view.fields.phase,
+        phases: view.phases,
+        titles: view.phaseTitles,
+        problems: [],
+        readOnly: false,
+        onChange: () => {},
+        onBlur: () => {},
+      }),
+    );
+    expect(picker).toContain(`<option value="${NAME}" selected="">Phase ${TITLE}</option>`);
+    expect(picker).not.toContain("not a phase on main");
+    expect(phasesShown(picker)).not.toContain(NAME);
+  });
+});
