@@ -9,6 +9,9 @@ import { getContentStore } from "@/lib/working-copy/content-store";
 import * as rename from "@/app/api/studio/phases/[slug]/rename/route";
 import * as studioNote from "@/app/api/studio/notes/[id]/route";
 import * as twin from "@/app/agents/twin/[...twin]/route";
+import * as noteFormats from "@/app/agents/notes/[file]/route";
+import * as llmsFull from "@/app/llms-full.txt/route";
+import { noteDocumentSchema } from "@/lib/agents/schemas";
 import HomePage, { generateMetadata as homeMetadata } from "@/app/(public)/page";
 import NotePage from "@/app/(public)/notes/[id]/page";
 import TagPage from "@/app/(public)/tags/[tag]/page";
@@ -92,6 +95,32 @@ describe("the public pages show a renamed phase by its title", () => {
     const search = await html(await SearchPage({ searchParams: Promise.resolve({}) }));
     expect(search).toContain(`<a href="/phases/agent-operations">Phase ${TITLE}</a>`);
     for (const html of [note, tag, phase, search]) expect(phasesShown(html)).not.toContain(NAME);
+  });
+});
+
+describe("a note's agent formats", () => {
+  const format = async (file: string) =>
+    (
+      await noteFormats.GET(new Request(`http://studio.test/agents/notes/${file}`, { headers: { host: "studio.test" } }), { params: Promise.resolve({ file }) })
+    ).text();
+
+  it("keep the name as `phase` and say the title beside it; a phase never renamed is as before", async () => {
+    const line = `Phase: ${TITLE} (the note's phase field says "${NAME}")`;
+    expect((await format(`${NOTE}.txt`)).split("\n")).toContain(line);
+    const md = await format(`${NOTE}.md`);
+    expect(md).toMatch(new RegExp(`^phase: ${NAME}$`, "m"));
+    expect(md).toMatch(new RegExp(`^phase_title: ${TITLE}$`, "m"));
+    expect(md).toMatch(/^# Read-only, added for agents \(remove commit, status_meaning, flags, limits, cite, phase_title before/m);
+    const json = noteDocumentSchema.parse(JSON.parse(await format(`${NOTE}.json`)));
+    expect(json).toMatchObject({ phase: NAME, phase_title: TITLE });
+    const full = await (await llmsFull.GET(new Request("http://studio.test/llms-full.txt", { headers: { host: "studio.test" } }))).text();
+    expect(full.split(line).length - 1).toBe(2); // AFN-009 and AFN-015
+
+    // AFN-001's phase keeps its name: nothing is added.
+    expect(await format("AFN-001.txt")).toMatch(/^Phase: [^(\n]+$/m);
+    const plain = await format("AFN-001.md");
+    expect(plain).not.toContain("phase_title");
+    expect(plain).toMatch(/remove commit, status_meaning, flags, limits, cite before/);
   });
 });
 

@@ -8,7 +8,7 @@ import { withLlmsPointer } from "@/lib/agents/page-twins";
 import { llmsFullTxt, llmsTxt } from "@/lib/agents/llms-txt";
 import { TOKENIZER, tokens } from "@/lib/agents/tokens";
 import { agentUrls } from "@/lib/agents/urls";
-import { parsePhase, PHASES_DIR } from "@/lib/phases/schema";
+import { parsePhase, phaseTitlesOf, PHASES_DIR } from "@/lib/phases/schema";
 
 /**
  * What the agent formats cost a model, in real tokens, over the notes in content/:
@@ -81,7 +81,7 @@ const lines = [
       .join(", ") || "none"
   }) |`,
   `| /llms.txt | ${llms} |`,
-  `| /llms-full.txt | ${tokens(llmsFullTxt(view, urls))} |`,
+  `| /llms-full.txt | ${tokens(llmsFullTxt(view, urls, phaseTitlesOf(phases.map((p) => p.phase))))} |`,
   `| Two-request path (/llms.txt + the largest capsule), budget ${PATH_BUDGET} | ${twoRequests} |`,
 ];
 console.log(lines.join("\n"));

@@ -74,7 +74,7 @@ describe("/llms.txt", () => {
 
 describe("/llms-full.txt", () => {
   it("has the same header and every published note in full, as plain text", () => {
-    const full = llmsFullTxt(view, urls);
+    const full = llmsFullTxt(view, urls, {});
     expect(full.startsWith(`# ${view.site.title}\n\n> `)).toBe(true);
     for (const note of view.notes) expect(full).toContain(`\n${note.id}: ${note.title}\n`);
     expect(full).toContain(view.byId.get("AFN-010")!.sections.invariant.split("\n")[0]);

@@ -1,7 +1,7 @@
 import type { PhasesView } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
 import { STATUS_MEANING, type Note } from "@/lib/notes/schema";
-import { phaseTitle } from "@/lib/phases/schema";
+import { phaseTitle, type PhaseTitles } from "@/lib/phases/schema";
 import { indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND } from "./limits";
 import { noteText } from "./note-formats";
@@ -107,8 +107,8 @@ function phaseLink({ phase, notes, delta }: PhasesView["phases"][number], urls: 
 }
 
 /** /llms-full.txt: the same header, then every published note as LLM text. */
-export function llmsFullTxt(view: LlmsView, urls: AgentUrls): string {
-  const notes = view.notes.map((n) => noteText(n, view, urls).trimEnd());
+export function llmsFullTxt(view: LlmsView, urls: AgentUrls, titles: PhaseTitles): string {
+  const notes = view.notes.map((n) => noteText(n, view, urls, titles).trimEnd());
   return `${[...header(view, urls), ...notes.flatMap((t) => [SEPARATOR, "", t, ""])].join("\n")}`;
 }
 

@@ -26,7 +26,7 @@ type ListAnswer = { count: number; entries: { id: string; status: string }[]; ne
 
 async function connect(): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createAgentMcpServer(view, agentUrls("https://notes.example.org")).connect(serverSide);
+  await createAgentMcpServer(view, agentUrls("https://notes.example.org"), {}).connect(serverSide);
   const client = new Client({ name: "list-test", version: "1.0.0" });
   await client.connect(clientSide);
   return client;

@@ -4,6 +4,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { ErrorCode, ListResourcesRequestSchema, McpError, type CallToolResult, type Resource } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { PublishedView } from "@/lib/content/published";
+import type { PhaseTitles } from "@/lib/phases/schema";
 import { BOUNDARY_MEANING, noteIdSchema, STATUS_MEANING, type Note } from "@/lib/notes/schema";
 import { buildCapsule, capsuleMarkdown } from "./capsule";
 import { MCP_SERVER } from "./discovery";
@@ -71,7 +72,7 @@ const listInput = z.object({
 const capsuleInput = z.object({ id: noteIdSchema.describe("A note ID such as AFN-016") });
 const noteInput = z.object({ id: noteIdSchema, format: z.enum(["markdown", "text", "json"]).default("markdown") });
 
-export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpServer {
+export function createAgentMcpServer(view: PublishedView, urls: AgentUrls, titles: PhaseTitles): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER.name, title: view.site.title, version: MCP_SERVER.version },
     {
@@ -157,10 +158,10 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
       if (!note) return unknown(id);
       const content =
         format === "json"
-          ? JSON.stringify(noteJson(note, view, urls), null, 2)
+          ? JSON.stringify(noteJson(note, view, urls, titles), null, 2)
           : format === "text"
-            ? noteText(note, view, urls)
-            : noteMarkdown(note, view, urls, { pointer: false });
+            ? noteText(note, view, urls, titles)
+            : noteMarkdown(note, view, urls, titles, { pointer: false });
       const result = {
         commit: view.commit,
         id,
@@ -178,7 +179,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
 
   registerChangesTool(server, view, urls);
   registerGoverningTool(server, view, urls);
-  registerNoteResources(server, view, urls);
+  registerNoteResources(server, view, urls, titles);
   registerRetrievalPrompt(server, view, urls);
   return server;
 }
@@ -189,7 +190,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls): McpS
  * resources/templates/list; resources/list names each note's Markdown, a page at a time (below).
  * Note IDs and formats complete.
  */
-function registerNoteResources(server: McpServer, view: PublishedView, urls: AgentUrls) {
+function registerNoteResources(server: McpServer, view: PublishedView, urls: AgentUrls, titles: PhaseTitles) {
   const completeId = (value: string) => completeNoteId(view, value);
   const noteFormats = { md: "text/markdown", txt: "text/plain", json: "application/json" } as const;
   server.registerResource(
@@ -207,10 +208,10 @@ function registerNoteResources(server: McpServer, view: PublishedView, urls: Age
       if (!(f in noteFormats)) throw new Error(`"${String(format)}" is not a note format; use md, txt or json.`);
       const text =
         f === "json"
-          ? JSON.stringify(noteJson(note, view, urls), null, 2)
+          ? JSON.stringify(noteJson(note, view, urls, titles), null, 2)
           : f === "txt"
-            ? noteText(note, view, urls)
-            : noteMarkdown(note, view, urls, { pointer: false });
+            ? noteText(note, view, urls, titles)
+            : noteMarkdown(note, view, urls, titles, { pointer: false });
       return { contents: [{ uri: uri.href, mimeType: noteFormats[f], text }] };
     },
   );

@@ -23,7 +23,7 @@ const note = {
 
 describe("a note's diagrams and code in the agent formats", () => {
   it("Markdown keeps the fenced Mermaid source and the code as written", () => {
-    const md = noteMarkdown(note, view, urls);
+    const md = noteMarkdown(note, view, urls, {});
     expect(md).toContain(`\`\`\`mermaid\n${diagram}\n\`\`\``);
     expect(md).toContain("```ts\nconst limit = 32;\n```");
     expect(md).not.toMatch(/<svg|hl-[0-9a-f]{6}/);
@@ -31,7 +31,7 @@ describe("a note's diagrams and code in the agent formats", () => {
 
   it("LLM text and JSON keep the Mermaid source", () => {
     // .txt shows code as an indented block (lib/render/plain-text.ts), every line of the source kept.
-    const text = noteText(note, view, urls);
+    const text = noteText(note, view, urls, {});
     expect(text).toContain(
       diagram
         .split("\n")
@@ -39,7 +39,7 @@ describe("a note's diagrams and code in the agent formats", () => {
         .join("\n"),
     );
     expect(text).not.toContain("<svg");
-    const json = noteJson(note, view, urls);
+    const json = noteJson(note, view, urls, {});
     expect(JSON.stringify(json)).toContain(JSON.stringify(diagram).slice(1, -1));
     expect(JSON.stringify(json)).not.toContain("<svg");
   });

@@ -19,7 +19,7 @@ function frontMatter(md: string): Record<string, unknown> {
 describe("the Markdown of a note", () => {
   it("is the note file, with the commit, flags and limit meanings added to its front matter", () => {
     for (const note of view.notes) {
-      const md = noteMarkdown(note, view);
+      const md = noteMarkdown(note, view, undefined, {});
       const front = frontMatter(md);
       expect(front.commit, note.id).toBe(view.commit);
       expect(front.flags).toEqual({
@@ -35,7 +35,7 @@ describe("the Markdown of a note", () => {
   });
 
   it("states the meaning of a boundary where it applies", () => {
-    const front = frontMatter(noteMarkdown(view.byId.get("AFN-013")!, view));
+    const front = frontMatter(noteMarkdown(view.byId.get("AFN-013")!, view, undefined, {}));
     expect(front.limits).toEqual([{ flag: "pinned-not-supported", meaning: expect.stringMatching(/pinned reference only/) }]);
     expect(front.status_meaning).toMatch(/Verified at a named checkpoint/);
   });
@@ -44,7 +44,7 @@ describe("the Markdown of a note", () => {
 describe("the LLM text of a note", () => {
   it("is plain prose: no front matter, no heading hashes, no emphasis or link syntax", () => {
     for (const note of view.notes) {
-      const text = noteText(note, view, urls);
+      const text = noteText(note, view, urls, {});
       expect(text, note.id).not.toMatch(/^---$|^#{1,6} |\*\*|\]\(|`/m);
       expect(text.startsWith(`${note.id}: ${note.title}\n`)).toBe(true);
       expect(text).toContain(`\nDecision\n`);
@@ -53,22 +53,22 @@ describe("the LLM text of a note", () => {
   });
 
   it("names status, boundaries and flags with their meaning", () => {
-    const text = noteText(view.byId.get("AFN-002")!, view, urls);
+    const text = noteText(view.byId.get("AFN-002")!, view, urls, {});
     expect(text).toMatch(/^Status: verified-structural\. A verified structural decision/m);
     expect(text).toMatch(/^Boundary: structural-only\. Hard limit: proves structure only/m);
     expect(text).toContain("Flags: hypothesis no, structural-only yes, pinned-not-supported no.");
-    expect(noteText(view.byId.get("AFN-019")!, view, urls)).toMatch(/^Status: hypothesis\. Proposed, not verified/m);
+    expect(noteText(view.byId.get("AFN-019")!, view, urls, {})).toMatch(/^Status: hypothesis\. Proposed, not verified/m);
   });
 });
 
 describe("the JSON of a note", () => {
   it("validates against the published note schema for every note", () => {
     const check = schemaValidator(jsonSchemaOf("note", urls.schema("note")));
-    for (const note of view.notes) expect(check(noteJson(note, view, urls)), note.id).toEqual([]);
+    for (const note of view.notes) expect(check(noteJson(note, view, urls, {})), note.id).toEqual([]);
   });
 
   it("holds the note's own fields, the flags, backlinks and every format's URL", () => {
-    const doc = noteJson(view.byId.get("AFN-016")!, view, urls);
+    const doc = noteJson(view.byId.get("AFN-016")!, view, urls, {});
     expect(doc.sections.decision).toBe(view.byId.get("AFN-016")!.sections.decision);
     expect(doc.flags).toEqual({ hypothesis: false, structural_only: false, pinned_not_supported: false });
     expect(doc.backlinks).toEqual(expect.arrayContaining(["AFN-011"]));

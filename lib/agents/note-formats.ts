@@ -2,6 +2,7 @@ import YAML from "yaml";
 import type { PublishedView } from "@/lib/content/published";
 import { serializeNote } from "@/lib/notes/markdown";
 import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note, type SectionKey } from "@/lib/notes/schema";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { SECTION_ANCHORS } from "@/lib/web/urls";
 import { withoutLineSeparators } from "@/lib/notes/section-shape";
 import { imagesOf, parseAssetPath } from "@/lib/rules/images";
@@ -12,13 +13,21 @@ import type { AgentUrls } from "./urls";
 
 /**
  * A published note in the formats an agent reads: Markdown (the note file itself, with the commit
- * and the meaning of its limits added to the front matter), plain LLM text, and JSON.
+ * and the meaning of its limits added to the front matter), plain LLM text, and JSON. Each keeps the
+ * name notes carry as `phase` and, for a renamed phase, says its title beside it (`titles`: the
+ * commit's renamed phases, lib/content/phases.ts `phaseTitlesAt`).
  */
 
 type NoteView = Pick<PublishedView, "commit" | "backlinks">;
 
 /** Front matter keys this module adds to the note file; an agent removes them to commit the file back. */
-export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits", "cite"] as const;
+export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits", "cite", "phase_title"] as const;
+
+/** A renamed phase's title, as the `phase_title` beside `phase`: nothing for a phase shown by its name. */
+function phaseTitleOf(note: Note, titles: PhaseTitles): { phase_title?: string } {
+  const shown = shownPhase(titles, note.phase);
+  return shown === note.phase ? {} : { phase_title: shown };
+}
 
 /**
  * Where to cite the note: live (always the current version) and pinned to the commit this answer
@@ -41,12 +50,19 @@ export function citeOf(id: string, commit: string, urls: AgentUrls) {
  * (`pointer: false`): a client that reached the MCP server already has the protocol in its
  * instructions, and its note starts at `id:` like the file (docs/decisions/agent-image-urls.md).
  */
-export function noteMarkdown(stored: Note, view: NoteView, urls?: AgentUrls, { pointer = true }: { pointer?: boolean } = {}): string {
+export function noteMarkdown(
+  stored: Note,
+  view: NoteView,
+  urls: AgentUrls | undefined,
+  titles: PhaseTitles,
+  { pointer = true }: { pointer?: boolean } = {},
+): string {
   const note = withoutSeparators(stored);
   const file = serializeNote(urls ? withAbsoluteImages(note, urls) : note);
   const cite = urls ? { cite: { live: urls.note(note.id), pinned: urls.pinned(note.id, view.commit) } } : {};
+  const title = phaseTitleOf(note, titles);
   const added = YAML.stringify(
-    { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note), ...cite },
+    { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note), ...cite, ...title },
     { lineWidth: 0, flowCollectionPadding: false },
   );
   // The note file's front matter ends at its second "---" line; the read-only keys go just before it.
@@ -56,15 +72,17 @@ export function noteMarkdown(stored: Note, view: NoteView, urls?: AgentUrls, { p
       ? `# Image URLs are absolute here; the file in the repository references them as assets/${note.id}/<hash>.<ext>.\n`
       : "";
   const anchors = `# Each section's stable anchor, here and on the page: ${SECTIONS.map((s) => `#${SECTION_ANCHORS[s.key]}`).join(", ")}.\n`;
-  const comment = `# Read-only, added for agents (remove ${READ_ONLY_KEYS.join(", ")} before committing this file back):\n${images}${urls ? anchors : ""}`;
+  const listed = READ_ONLY_KEYS.filter((k) => k !== "phase_title" || title.phase_title);
+  const comment = `# Read-only, added for agents (remove ${listed.join(", ")} before committing this file back):\n${images}${urls ? anchors : ""}`;
   const index = urls && pointer ? `# For agents: the index of this archive is ${urls.llms}\n` : "";
   return `---\n${index}${file.slice(4, close + 1)}${comment}${added}${file.slice(close + 1)}`;
 }
 
-export function noteJson(stored: Note, view: NoteView, urls: AgentUrls): NoteDocument {
+export function noteJson(stored: Note, view: NoteView, urls: AgentUrls, titles: PhaseTitles): NoteDocument {
   const note = withoutSeparators(stored);
   return {
     ...note,
+    ...phaseTitleOf(note, titles),
     status: note.status as NoteDocument["status"],
     commit: view.commit,
     status_meaning: STATUS_MEANING[note.status],
@@ -86,7 +104,8 @@ export function noteJson(stored: Note, view: NoteView, urls: AgentUrls): NoteDoc
 }
 
 /** Plain prose: labelled lines for what the front matter says, then each written section under its name. */
-export function noteText(note: Note, view: NoteView, urls: AgentUrls): string {
+export function noteText(note: Note, view: NoteView, urls: AgentUrls, titles: PhaseTitles): string {
+  const shown = shownPhase(titles, note.phase);
   const head = [
     `${note.id}: ${note.title}`,
     "",
@@ -95,7 +114,7 @@ export function noteText(note: Note, view: NoteView, urls: AgentUrls): string {
     flagsLine(limitFlags(note)),
     ...(note.superseded_by ? [`Superseded by: ${note.superseded_by}`] : []),
     ...(note.retraction_reason ? [`Retraction reason: ${note.retraction_reason}`] : []),
-    `Phase: ${note.phase}`,
+    shown === note.phase ? `Phase: ${note.phase}` : `Phase: ${shown} (the note's phase field says "${note.phase}")`,
     ...(note.tags.length ? [`Tags: ${note.tags.join(", ")}`] : []),
     ...(note.core ? [`Core decision ${note.core.rank}: ${note.core.label}`] : []),
     ...(note.related.length ? [`Related: ${note.related.join(", ")}`] : []),

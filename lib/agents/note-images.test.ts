@@ -28,18 +28,18 @@ const absolute = `https://notes.example.org/${asset}`;
 
 describe("a note's images in the agent formats", () => {
   it("Markdown keeps each image with its alt text at its absolute URL", () => {
-    const md = noteMarkdown(note, view, urls);
+    const md = noteMarkdown(note, view, urls, {});
     expect(md).toContain(`![Throughput by batch size: flat above 32](${absolute})`);
     expect(md).toContain(`[mask]: ${absolute}`);
     expect(md).not.toMatch(/\]\(assets\//);
   });
 
   it("LLM text names each image by its alt text and URL", () => {
-    expect(noteText(note, view, urls)).toContain(`[Image: Throughput by batch size: flat above 32] (${absolute})`);
+    expect(noteText(note, view, urls, {})).toContain(`[Image: Throughput by batch size: flat above 32] (${absolute})`);
   });
 
   it("JSON lists the images with section, alt text and URL, and still matches its published schema", () => {
-    const json = noteJson(note, view, urls);
+    const json = noteJson(note, view, urls, {});
     expect(json.images).toEqual([
       { section: "decision", alt: "Block mask", url: absolute },
       { section: "evidence", alt: "Throughput by batch size: flat above 32", url: absolute },
@@ -64,7 +64,7 @@ describe("a note's images over MCP", () => {
   );
   const connect = async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createAgentMcpServer(withImages, urls).connect(serverSide);
+    await createAgentMcpServer(withImages, urls, {}).connect(serverSide);
     const client = new Client({ name: "note-images-test", version: "1.0.0" });
     await client.connect(clientSide);
     return client;
@@ -95,6 +95,6 @@ describe("a note's images over MCP", () => {
   });
 
   it("the Markdown twin served over HTTP keeps its /llms.txt pointer", () => {
-    expect(noteMarkdown(note, view, urls).startsWith(`---\n# For agents: the index of this archive is ${urls.llms}\nid: ${note.id}\n`)).toBe(true);
+    expect(noteMarkdown(note, view, urls, {}).startsWith(`---\n# For agents: the index of this archive is ${urls.llms}\nid: ${note.id}\n`)).toBe(true);
   });
 });

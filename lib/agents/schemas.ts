@@ -132,6 +132,7 @@ export const noteDocumentSchema = frontMatterSchema
     status: publishedStatusSchema,
     sections: sectionsSchema,
     commit,
+    phase_title: z.string().optional().describe("The name the note's phase is shown by since it was renamed; `phase` stays the name notes carry."),
     status_meaning: z.string(),
     boundary_meanings: z.array(boundarySchema),
     flags: flagsSchema,

@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { getPublishedView } from "@/lib/content/published";
+import { phaseTitlesAt } from "@/lib/content/phases";
 import { siteBase } from "@/lib/agents/http";
 import { createAgentMcpServer } from "@/lib/agents/mcp";
 import { keepAnswer, keptAnswer, toolCallOf } from "@/lib/agents/mcp-answers";
@@ -48,7 +49,7 @@ export async function POST(request: Request): Promise<Response> {
   const call = await toolCallOf(request, view.commit, urls.base);
   const known = call && keptAnswer(call, view.commit);
   if (known) return known;
-  const server = createAgentMcpServer(view, urls);
+  const server = createAgentMcpServer(view, urls, await phaseTitlesAt(view.commit));
   const authorization = request.headers.get("authorization");
   if (actor && authorization) registerWriteTools(server, urls.base, authorization, actor.role);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -3,6 +3,7 @@ import { noteJson, noteMarkdown, noteText } from "@/lib/agents/note-formats";
 import { parseFileName } from "@/lib/agents/routes";
 import { NOTE_FORMATS } from "@/lib/agents/urls";
 import { publishedNoteAt } from "@/lib/content/pinned-note";
+import { phaseTitlesAt } from "@/lib/content/phases";
 
 /**
  * A published note as Markdown, LLM text or JSON. proxy.ts rewrites /notes/AFN-016.md|.txt|.json,
@@ -36,8 +37,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ file
       at = { ...view, commit: pinned.commit };
     }
     if (!note) return { status: 404, error: `no published note ${file.id}; the compact index lists them at ${urls.indexMd}` };
-    if (format === "json") return { body: noteJson(note, at, urls) };
-    return { body: format === "md" ? noteMarkdown(note, at, urls) : noteText(note, at, urls) };
+    // A pinned revision's phase is named by main's title for it, as the phase's page is.
+    const titles = await phaseTitlesAt(view.commit);
+    if (format === "json") return { body: noteJson(note, at, urls, titles) };
+    return { body: format === "md" ? noteMarkdown(note, at, urls, titles) : noteText(note, at, urls, titles) };
   });
 }
 
