@@ -11,6 +11,8 @@ import * as studioNote from "@/app/api/studio/notes/[id]/route";
 import * as twin from "@/app/agents/twin/[...twin]/route";
 import * as noteFormats from "@/app/agents/notes/[file]/route";
 import * as llmsFull from "@/app/llms-full.txt/route";
+import * as feed from "@/app/feed.xml/route";
+import * as phaseFeed from "@/app/(public)/phases/[phase]/feed.xml/route";
 import { noteDocumentSchema } from "@/lib/agents/schemas";
 import HomePage, { generateMetadata as homeMetadata } from "@/app/(public)/page";
 import NotePage from "@/app/(public)/notes/[id]/page";
@@ -95,6 +97,18 @@ describe("the public pages show a renamed phase by its title", () => {
     const search = await html(await SearchPage({ searchParams: Promise.resolve({}) }));
     expect(search).toContain(`<a href="/phases/agent-operations">Phase ${TITLE}</a>`);
     for (const html of [note, tag, phase, search]) expect(phasesShown(html)).not.toContain(NAME);
+  });
+});
+
+describe("the feeds", () => {
+  it("label a note's phase category with the title, its term still the phase's address; the phase's own feed is titled by it", async () => {
+    const get = (url: string) => new Request(`http://studio.test${url}`, { headers: { host: "studio.test" } });
+    const all = await (await feed.GET(get("/feed.xml"))).text();
+    const category = `<category scheme="http://studio.test/phases/" term="agent-operations" label="${TITLE}"/>`;
+    expect(all.split(category).length - 1).toBe(2);
+    expect(all).not.toContain(`label="${NAME}"`);
+    const own = await (await phaseFeed.GET(get("/phases/agent-operations/feed.xml"), { params: Promise.resolve({ phase: "agent-operations" }) })).text();
+    expect(own).toMatch(new RegExp(`<title type="text">[^<]*: Phase ${TITLE}</title>`));
   });
 });
 

@@ -47,7 +47,7 @@ describe("a tag without a page of its own", () => {
     expect(list).not.toMatch(/\/tags\/\.\.\.?md/);
 
     const view = await getPublishedView();
-    const feed = await atomFeed({ view, origin: BASE, changes: await lastChanges(view) });
+    const feed = await atomFeed({ view, origin: BASE, changes: await lastChanges(view), titles: {} });
     expect(feed).toContain('<category term=".."/>');
     expect(feed).not.toMatch(/scheme="[^"]*\/tags\/" term="\.\."/);
   });

@@ -70,7 +70,7 @@ beforeAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
   // What the route serves, without Next's request scope (the origin is the configured SITE_URL).
   const view = await getPublishedView();
-  xml = await atomFeed({ view, origin: process.env.SITE_URL ?? "", changes: await lastChanges(view) });
+  xml = await atomFeed({ view, origin: process.env.SITE_URL ?? "", changes: await lastChanges(view), titles: {} });
 }, 60_000);
 afterAll(() => f.cleanup());
 

@@ -3,6 +3,7 @@ import { SECTIONS, STATUS_LABEL, STATUS_MEANING, BOUNDARY_LABEL, type Note } fro
 import { renderSection } from "@/lib/render/sections";
 import { noteUrl, phaseUrl, slug, tagHasPage, tagUrl } from "@/lib/web/urls";
 import type { Revision } from "@/lib/store/types";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 
 /**
  * The Atom feed, written element by element. Every value that comes from a note or the site file
@@ -24,6 +25,8 @@ export type FeedInput = {
   view: PublishedView;
   origin: string;
   changes: ReadonlyMap<string, Revision>;
+  /** The renamed phases' titles (lib/content/phases.ts `phaseTitlesAt`): a phase category's label. */
+  titles: PhaseTitles;
   /** One slice of the archive; the whole archive when absent. */
   slice?: FeedSlice;
   /** The WebSub hub subscribers are told to use (WEBSUB_HUB); none when null or absent. */
@@ -38,7 +41,7 @@ export const wholeArchive = (view: Pick<PublishedView, "notes" | "site">): FeedS
   feed: "/feed.xml",
 });
 
-export async function atomFeed({ view, origin, changes, slice = wholeArchive(view), hub = null }: FeedInput): Promise<string> {
+export async function atomFeed({ view, origin, changes, titles, slice = wholeArchive(view), hub = null }: FeedInput): Promise<string> {
   const linkable = new Set(view.byId.keys());
   const dated = slice.notes
     .map((note) => ({ note, change: changes.get(note.id) }))
@@ -73,7 +76,7 @@ export async function atomFeed({ view, origin, changes, slice = wholeArchive(vie
       `    <author><name>${text(change?.author.name ?? view.site.author)}</name></author>`,
       // scheme + term is the archive's page for the tag or phase, as Atom suggests for a category.
       ...note.tags.map((tag) => `    ${tagHasPage(tag) ? category(origin, tagUrl(tag), tag) : `<category term="${attr(tag)}"/>`}`),
-      `    ${category(origin, phaseUrl(note.phase), note.phase)}`,
+      `    ${category(origin, phaseUrl(note.phase), shownPhase(titles, note.phase))}`,
       `    <summary type="text">${text(note.summary)}</summary>`,
       `    <content type="html">${text(content[i] ?? "")}</content>`,
       `  </entry>`,

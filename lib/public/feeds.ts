@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { etagMatches } from "@/lib/agents/http";
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { lastChanges } from "@/lib/content/last-change";
+import { phaseTitlesAt } from "@/lib/content/phases";
 import { config } from "@/lib/env";
 import { readSide } from "@/lib/read-model/read-side";
 import { etagFor, originFor, originVary } from "@/lib/origin";
@@ -64,7 +65,7 @@ export async function serveFeed(request: Request, select: (view: PublishedView) 
   const feeds = kept();
   let xml = feeds.get(etag);
   if (xml === undefined) {
-    xml = lastChanges(view).then((changes) => atomFeed({ view, origin, changes, slice, hub }));
+    xml = Promise.all([lastChanges(view), phaseTitlesAt(view.commit)]).then(([changes, titles]) => atomFeed({ view, origin, changes, titles, slice, hub }));
     for (const key of feeds.keys()) if (!key.startsWith(`"${view.commit}.`) || feeds.size >= FEEDS_KEPT) feeds.delete(key);
     feeds.set(etag, xml);
     // A failed build is not kept: the next reader tries again.

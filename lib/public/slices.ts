@@ -1,6 +1,7 @@
 import { getPublishedPhases } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
 import { PUBLISHED_STATUSES, STATUS_LABEL, type Status } from "@/lib/notes/schema";
+import { phaseTitle } from "@/lib/phases/schema";
 import { phaseUrl, statusUrl, tagHasPage, tagUrl } from "@/lib/web/urls";
 import { wholeArchive, type FeedSlice } from "./atom";
 import { homeListing, statusParam } from "./listing";
@@ -52,7 +53,8 @@ export async function phaseSlice(view: PublishedView, segment: string): Promise<
   const found = phasePage(view, phases, segment);
   if (!found) return { missing: `no phase "${segment}" in the archive` };
   const { name } = found.phase.phase;
-  return named(view, `Phase ${name}`, { notes: found.phase.notes, page: phaseUrl(name), feed: feedUrl.phase(name) });
+  // Named as its page is: by its title after a rename; its addresses keep the name's slug.
+  return named(view, `Phase ${phaseTitle(found.phase.phase)}`, { notes: found.phase.notes, page: phaseUrl(name), feed: feedUrl.phase(name) });
 }
 
 const named = (view: PublishedView, name: string, slice: Omit<Slice, "name" | "title">): Selected => ({
