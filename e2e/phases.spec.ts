@@ -140,4 +140,11 @@ test("a phase created and renamed in the studio by keyboard keeps its address, a
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Phase 13 Renamed by keyboard");
   const listed = (await (await request.get("/agents/phases.json")).json()).phases.find((p: { slug: string }) => p.slug === "13-keyboard-phase");
   expect(listed).toMatchObject({ name: "13 Keyboard phase", title: "13 Renamed by keyboard", status: "open" });
+
+  // The editor's phase picker offers it by its new name and sends the name notes carry.
+  await page.goto("/studio/notes/new");
+  const picker = page.getByLabel("Phase", { exact: true });
+  await expect(picker.locator('option[value="13 Keyboard phase"]')).toHaveText("Phase 13 Renamed by keyboard");
+  await picker.selectOption({ label: "Phase 13 Renamed by keyboard" });
+  await expect(picker).toHaveValue("13 Keyboard phase");
 });
