@@ -33,11 +33,14 @@ export async function mainState(store: ContentStore): Promise<MainState> {
  * A write on main (a publish, a phase's create, rename, close or reopen) builds on main's tip. When
  * that tip holds a commit the rules refuse, the write would land on top of the refused change and
  * be refused with it: answered 200, never served. So it is refused first (409), saying which commit
- * blocks it and what readers are served meanwhile; nothing is written. `what` names the write.
+ * blocks it and what readers are served meanwhile; nothing is written. `what` names the write,
+ * `file` the file it writes.
  */
-export async function refuseWhileMainRefused(store: ContentStore, tip: Oid, what: string): Promise<void> {
+export async function refuseWhileMainRefused(store: ContentStore, tip: Oid, what: string, file: string): Promise<void> {
   const { refusal } = await acceptedMain(store, tip);
-  if (!refusal) return;
+  // A write of the refused file itself may be what undoes it (the author merging main's change into
+  // an approved revision): it goes on and is judged like any landing.
+  if (!refusal || refusal.file === file) return;
   const short = (oid: string) => oid.slice(0, 12);
   throw new ApiError(
     409,

@@ -84,7 +84,7 @@ export async function createPhase(actor: StudioActor, request: CreatePhaseReques
   const next = parsed.data;
   for (let attempt = 1; ; attempt++) {
     const { commit, phases, facts } = await mainState(store);
-    await refuseWhileMainRefused(store, commit, `creating phase "${next.name}"`);
+    await refuseWhileMainRefused(store, commit, `creating phase "${next.name}"`, phasePath(slug));
     const before = phases.find((p) => p.phase.slug === slug)?.phase ?? null;
     const verdict = await acceptWrite({
       kind: "phase-create",
@@ -184,7 +184,7 @@ async function changePhase(actor: StudioActor, slug: string, change: Change) {
     const { commit, phases, facts } = await mainState(store);
     const found = phases.find((p) => p.phase.slug === slug);
     if (!found) throw new ApiError(404, "not-found", `there is no phase "${slug}"`);
-    await refuseWhileMainRefused(store, commit, `changing phase ${phaseTitle(found.phase)}`);
+    await refuseWhileMainRefused(store, commit, `changing phase ${phaseTitle(found.phase)}`, found.file);
     const { next, message } = await change(found.phase, facts, phases);
     const original = (await store.readFile(commit, found.file)) ?? "";
     // Keep the file's leading comment: it is the phase file's note to a person editing it by hand.

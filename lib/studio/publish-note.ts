@@ -74,7 +74,7 @@ export async function publishNote(actor: StudioActor, id: string, request: Publi
     // The first try builds on the main this request read; a retry (another note landed) on the new
     // one, judged again there: the editorial order and everything else are decided on the tip the commit lands on.
     const main = attempt === 1 ? ctx.main : await mainFacts(store, await mainHeadOf(store));
-    await refuseWhileMainRefused(store, main.commit, `publishing ${id}`);
+    await refuseWhileMainRefused(store, main.commit, `publishing ${id}`, notePath(id));
     if (attempt > 1 && (await store.fileId(main.commit, notePath(id))) !== onMainBlob) {
       // The note itself changed on main meanwhile: by a publish of this same revision, or by someone else.
       const other = await landingOfRevision(store, id, copy.revision, main.commit);
