@@ -3,7 +3,7 @@ import { publishedNotes } from "@/lib/content/published-notes";
 import type { Note } from "@/lib/notes/schema";
 import { changedFields } from "@/lib/public/revision-words";
 import { getContentStore } from "@/lib/working-copy/content-store";
-import { derived } from "./memo";
+import { perView } from "./per-view";
 import type { ChangesDocument, NoteChange } from "./schemas";
 import type { AgentUrls } from "./urls";
 
@@ -45,7 +45,7 @@ export async function changesSince(
       error: `commit ${asked} is not one main has been at here (unknown to this archive, or not on main's history); read /agents/index.json again and keep its commit`,
     };
   }
-  const all = await derived(view, `changes ${asked} ${urls.base}`, async () => {
+  const all = await perView(view, `changes ${asked} ${urls.base}`, async () => {
     const before = asked === view.commit ? view.byId : publishedNotes(await (await getContentStore()).snapshot(asked));
     return noteChanges(before, view.byId, urls);
   });

@@ -1,6 +1,6 @@
 import { getPublishedView, type PublishedView } from "@/lib/content/published";
 import { etagFor, originFor, originVary } from "@/lib/origin";
-import { cachedBytes } from "./bytes";
+import { answerBytes } from "./answer-bytes";
 import { agentUrls, type AgentUrls } from "./urls";
 
 /**
@@ -84,7 +84,7 @@ export async function serveAgent(
   // Built and serialised once per commit, origin and URL.
   const url = new URL(request.url);
   let refusal: Response | null = null;
-  const encoded = await cachedBytes(view, `${etag} ${url.pathname}${url.search}`, async () => {
+  const encoded = await answerBytes(view, `${etag} ${url.pathname}${url.search}`, async () => {
     let built: Built;
     try {
       built = await build({ view, urls, request });
@@ -102,7 +102,7 @@ export async function serveAgent(
   });
   // A concurrent request that shared a failed build has no refusal of its own: build it again.
   if (!encoded) return refusal ?? serveAgent(request, options, build);
-  // Identity bytes (lib/agents/bytes.ts): Next compresses them as the client accepts.
+  // Identity bytes (lib/agents/answer-bytes.ts): Next compresses them as the client accepts.
   const body = encoded.raw;
   const vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : "Accept-Encoding";
   const sent = new Headers({ ...headers, Vary: vary, "Content-Type": MEDIA[options.media], "Content-Length": String(body.length) });

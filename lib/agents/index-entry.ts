@@ -1,6 +1,6 @@
 import type { Note } from "@/lib/notes/schema";
 import { limitFlags, limitsOf } from "./limits";
-import { mayHoldMarkup } from "@/lib/search/plain-text-fast";
+import { mayHoldMarkup } from "@/lib/search/markup-free-text";
 import { markdownToLine } from "@/lib/render/plain-text";
 import type { IndexEntry } from "./schemas";
 import { clipToTokens, firstSentence, tokens } from "./tokens";

@@ -7,7 +7,7 @@ import { acceptedNoteFile, commitWithGit } from "@/lib/testing/plain-git";
 /**
  * The paged compact index names its next page in a `Link: <…>; rel="next"` header, and says so on
  * every answer: the first one, which builds the page, and each one after it served from the bytes
- * kept for the commit (lib/agents/bytes.ts), whose headers are the route's too. Real routes over a
+ * kept for the commit (lib/agents/answer-bytes.ts), whose headers are the route's too. Real routes over a
  * real repository with more notes than a page of either index.
  */
 

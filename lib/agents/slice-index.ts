@@ -4,7 +4,7 @@ import type { PublishedView } from "@/lib/content/published";
 import type { Selected } from "@/lib/public/slices";
 import { preflight, serveAgent } from "./http";
 import { llmsTxt } from "./llms-txt";
-import { derived } from "./memo";
+import { perView } from "./per-view";
 
 /**
  * /tags/<tag>/llms.txt and /phases/<slug>/llms.txt: the archive's llms.txt (the same builder) for
@@ -21,7 +21,7 @@ export function serveSliceIndex(request: Request, kind: "tag" | "phase", select:
     const { slice } = selected;
     const { phases } = await getPublishedPhases(view);
     return {
-      body: derived(view, `llms.txt ${slice.page} ${urls.base}`, () =>
+      body: perView(view, `llms.txt ${slice.page} ${urls.base}`, () =>
         llmsTxt(view, urls, phases, { name: slice.name, notes: slice.notes, twin: `${urls.base}${slice.page}.md`, feed: `${urls.base}${slice.feed}` }),
       ),
     };

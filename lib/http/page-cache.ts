@@ -3,7 +3,7 @@ import { MAIN_REF } from "@/lib/working-copy/layout";
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import type { NextRequest } from "next/server";
-import { cachedBytes } from "@/lib/agents/bytes";
+import { answerBytes } from "@/lib/agents/answer-bytes";
 import { etagMatches } from "@/lib/agents/http";
 import { persistedPage, persistPage } from "@/lib/read-model";
 import { readSide } from "@/lib/read-model/read-side";
@@ -33,7 +33,7 @@ import { etagFor, originVary, requestOrigin } from "@/lib/origin";
  * same way (`cachedAgentFormat`, asked before the Markdown-twin rewrite, since they are chosen by
  * their path alone), with the route's own ETag, Cache-Control and Vary, and only when the route
  * says it built them from this very commit (X-Content-Commit). Their bytes were already built once
- * per commit (lib/agents/bytes.ts); this spares each request the route handler around them.
+ * per commit (lib/agents/answer-bytes.ts); this spares each request the route handler around them.
  */
 
 const PAGES = [/^\/$/, /^\/search$/, /^\/notes\/[^/.]+$/, /^\/notes\/[^/.]+\/history$/, /^\/tags\/[^/]+$/, /^\/phases\/[^/]+$/];
@@ -172,14 +172,14 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
   if (tag && etagMatches(request.headers.get("if-none-match"), tag)) {
     return new Response(null, { status: 304, headers: { ...Object.fromEntries(entry.headers), ...common } });
   }
-  const body = (await cachedBytes(s.view as never, key, async () => null))?.raw;
+  const body = (await answerBytes(s.view as never, key, async () => null))?.raw;
   if (!body) {
     // Its body was dropped (the bytes cache is bounded): render as usual, and fill again next time.
     if (s.pages.get(key) === entry) s.pages.delete(key);
     s.disk.delete(key);
     return null;
   }
-  // Identity bytes (lib/agents/bytes.ts): Next compresses them as the client accepts.
+  // Identity bytes (lib/agents/answer-bytes.ts): Next compresses them as the client accepts.
   const headers = new Headers(entry.headers);
   for (const [k, v] of Object.entries(common)) headers.set(k, v);
   headers.set("Content-Length", String(body.length));
@@ -207,7 +207,7 @@ async function fromDisk(s: PageCacheState, commit: string, origin: string, key: 
     if (!nonce || !policy.includes(`'nonce-${nonce}'`)) return undefined;
   }
   const entry: Entry = { kind, headers: stored.headers };
-  await cachedBytes(view as never, key, async () => stored.body.toString("utf8"));
+  await answerBytes(view as never, key, async () => stored.body.toString("utf8"));
   if (s.view !== view) return undefined;
   s.pages.set(key, entry);
   return entry;
@@ -336,7 +336,7 @@ async function fill(ask: Ask, commit: string, key: string): Promise<void> {
     if ((kind === "page" ? HOP : AGENT_HOP).has(name) || name.startsWith("x-middleware") || value === undefined) continue;
     kept.push([name, Array.isArray(value) ? value.join(", ") : value]);
   }
-  await cachedBytes(s.view as never, key, async () => answer.body.toString("utf8"));
+  await answerBytes(s.view as never, key, async () => answer.body.toString("utf8"));
   s.pages.set(key, { kind, headers: kept });
   // On disk for the next start, behind this answer (a failed write costs only that).
   if (!PER_QUERY.test(ask.path)) void persistPage(commit, { kind, key, headers: kept, body: answer.body });

@@ -1,6 +1,6 @@
 import YAML, { isCollection, isNode, isScalar, visit, type Document, type YAMLError } from "yaml";
 import type { z } from "zod";
-import { readCanonicalFrontMatter } from "./front-matter-fast";
+import { readCanonicalFrontMatter } from "./canonical-front-matter";
 import { demoteQuietHeadings, reservedHeadingMessage } from "./section-headings";
 import { fenceStep } from "./fences";
 import { normalizeSection, noteSchema, SECTIONS, type Note, type NoteInput, type SectionKey, type Sections } from "./schema";

@@ -8,7 +8,7 @@ import { markdownIsSafe, withoutLineSeparators } from "@/lib/notes/section-shape
  * in three styles:
  * - `markdownToPlainText`: the words a reader sees, on one line: no markup, no link targets, raw
  *   HTML as the text it is. Search indexes this and cuts passages from it, so a passage never shows
- *   half a `[link](…)` (lib/search/plain-text-fast.ts answers the same without a parse when it can).
+ *   half a `[link](…)` (lib/search/markup-free-text.ts answers the same without a parse when it can).
  * - `markdownToText`: prose for a language model (the .txt formats): paragraphs, list items and code
  *   keep their shape, emphasis marks, backticks and link syntax go; a link keeps its target in
  *   parentheses, because the target is information and the brackets are not; a heading keeps its

@@ -1,5 +1,5 @@
 import { BOUNDARY_LABEL, SECTIONS, STATUS_LABEL, type Note, type SectionKey } from "@/lib/notes/schema";
-import { sectionPlainText } from "./plain-text-fast";
+import { sectionPlainText } from "./markup-free-text";
 
 /**
  * Every field of a note as searchable plain text, with how much a match there weighs and the

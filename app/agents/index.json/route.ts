@@ -1,6 +1,6 @@
 import { compactIndexJson } from "@/lib/agents/compact-index";
 import { preflight, serveAgent } from "@/lib/agents/http";
-import { derived } from "@/lib/agents/memo";
+import { perView } from "@/lib/agents/per-view";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +9,7 @@ export async function GET(request: Request) {
   const cursor = new URL(request.url).searchParams.get("cursor");
   return serveAgent(request, { variant: `index.json${cursor === null ? "" : `.${encodeURIComponent(cursor)}`}`, media: "json" }, ({ view, urls }) => {
     // Only the first page is kept per commit: a cursor is the client's input, and any string can be one.
-    const page = cursor === null ? derived(view, `index.json ${urls.base}`, () => compactIndexJson(view, urls)) : compactIndexJson(view, urls, cursor);
+    const page = cursor === null ? perView(view, `index.json ${urls.base}`, () => compactIndexJson(view, urls)) : compactIndexJson(view, urls, cursor);
     if (!page.ok) return { status: 400, error: page.error };
     // The Link is part of the answer, kept with its bytes (a header set on the Response after serveAgent is lost when they are reused).
     return { body: page.body, headers: page.next ? { Link: `<${page.next}>; rel="next"` } : undefined };

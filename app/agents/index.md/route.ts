@@ -1,6 +1,6 @@
 import { compactIndexMarkdown } from "@/lib/agents/compact-index";
 import { preflight, serveAgent } from "@/lib/agents/http";
-import { derived } from "@/lib/agents/memo";
+import { perView } from "@/lib/agents/per-view";
 import { withLlmsPointer } from "@/lib/agents/page-twins";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +10,7 @@ export async function GET(request: Request) {
   const cursor = new URL(request.url).searchParams.get("cursor");
   return serveAgent(request, { variant: `index.md${cursor === null ? "" : `.${encodeURIComponent(cursor)}`}`, media: "markdown" }, ({ view, urls }) => {
     // Only the first page is kept per commit: a cursor is the client's input, and any string can be one.
-    const page = cursor === null ? derived(view, `index.md ${urls.base}`, () => compactIndexMarkdown(view, urls)) : compactIndexMarkdown(view, urls, cursor);
+    const page = cursor === null ? perView(view, `index.md ${urls.base}`, () => compactIndexMarkdown(view, urls)) : compactIndexMarkdown(view, urls, cursor);
     if (!page.ok) return { status: 400, error: page.error };
     // The Link is part of the answer, kept with its bytes (a header set on the Response after serveAgent is lost when they are reused).
     return { body: withLlmsPointer(page.body, urls), headers: page.next ? { Link: `<${page.next}>; rel="next"` } : undefined };

@@ -1,6 +1,6 @@
 import { preflight, serveAgent } from "@/lib/agents/http";
 import { pagesTxt } from "@/lib/agents/llms-txt";
-import { derived } from "@/lib/agents/memo";
+import { perView } from "@/lib/agents/per-view";
 import { getPublishedPhases } from "@/lib/content/phases";
 import { tagHasPage, tagUrl } from "@/lib/web/urls";
 
@@ -12,7 +12,7 @@ export function GET(request: Request) {
     const { phases } = await getPublishedPhases(view);
     // Each tag page once (tags that differ only in case or punctuation share a page); a tag of dots alone has none.
     const tags = [...new Map(view.notes.flatMap((n) => n.tags.filter(tagHasPage).map((t) => [tagUrl(t), t] as const))).values()];
-    return { body: derived(view, `pages.txt ${urls.base}`, () => pagesTxt(view, urls, phases, tags)) };
+    return { body: perView(view, `pages.txt ${urls.base}`, () => pagesTxt(view, urls, phases, tags)) };
   });
 }
 

@@ -1,6 +1,6 @@
 import { buildCapsule, capsuleMarkdown } from "@/lib/agents/capsule";
 import { preflight, serveAgent } from "@/lib/agents/http";
-import { derived } from "@/lib/agents/memo";
+import { perView } from "@/lib/agents/per-view";
 import { withLlmsPointer } from "@/lib/agents/page-twins";
 import { parseFileName } from "@/lib/agents/routes";
 import { CAPSULE_FORMATS } from "@/lib/agents/urls";
@@ -14,7 +14,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ file
     if (!file.ok) return { status: 404, error: file.error };
     const note = view.byId.get(file.id);
     if (!note) return { status: 404, error: `no published note ${file.id}; the compact index lists them at ${urls.indexMd}` };
-    const capsule = derived(view, `capsule ${file.id} ${urls.base}`, () => buildCapsule(note, view, urls));
+    const capsule = perView(view, `capsule ${file.id} ${urls.base}`, () => buildCapsule(note, view, urls));
     return { body: format === "json" ? capsule : withLlmsPointer(capsuleMarkdown(capsule), urls) };
   });
 }

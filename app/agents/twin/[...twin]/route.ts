@@ -3,7 +3,7 @@ import { CAPSULE_BUDGET } from "@/lib/agents/capsule";
 import { preflight, serveAgent, type Built } from "@/lib/agents/http";
 import { ENTRY_BUDGET } from "@/lib/agents/index-entry";
 import { MCP_TOOLS } from "@/lib/agents/mcp";
-import { derived } from "@/lib/agents/memo";
+import { perView } from "@/lib/agents/per-view";
 import { guideTwin, historyTwin, homeTwin, phaseTwin, searchTwin, tagTwin } from "@/lib/agents/page-twins";
 import { pageOfTwinRoute } from "@/lib/agents/twin-paths";
 import { getPublishedPhases, phaseTitlesAt } from "@/lib/content/phases";
@@ -55,11 +55,11 @@ export async function GET(request: Request, context: { params: Promise<{ twin: s
           parseRecordQuery(records).query.sort === "updated" ? updatedDates(view) : undefined,
           phaseTitlesAt(view.commit),
         ]);
-        return { body: derived(view, `twin home ${urls.base} ${recordsKey}`, () => homeTwin(view, urls, records, titles, updated)) };
+        return { body: perView(view, `twin home ${urls.base} ${recordsKey}`, () => homeTwin(view, urls, records, titles, updated)) };
       }
       case "guide":
         return {
-          body: derived(view, `twin guide ${urls.base}`, () =>
+          body: perView(view, `twin guide ${urls.base}`, () =>
             guideTwin(view, urls, { entry: ENTRY_BUDGET, capsule: CAPSULE_BUDGET }, MCP_TOOLS, WRITE_TOOLS_BY_ROLE),
           ),
         };

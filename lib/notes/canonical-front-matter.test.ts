@@ -3,7 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import YAML from "yaml";
 import { describe, expect, it } from "vitest";
-import { readCanonicalFrontMatter } from "./front-matter-fast";
+import { readCanonicalFrontMatter } from "./canonical-front-matter";
 
 /**
  * The fast front-matter reader may decline anything, but what it reads must be exactly what the

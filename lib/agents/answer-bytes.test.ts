@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PublishedView } from "@/lib/content/published";
-import { cachedBytes } from "./bytes";
+import { answerBytes } from "./answer-bytes";
 
 const view = (commit: string) => ({ commit }) as unknown as PublishedView;
 const big = JSON.stringify({ entries: Array.from({ length: 500 }, (_, i) => ({ id: `AFN-${i}`, title: "Keep state transactional" })) });
@@ -10,12 +10,12 @@ describe("agent document bytes", () => {
     let builds = 0;
     const make = async () => (builds++, big);
     const first = view("a".repeat(40));
-    const [one, two] = await Promise.all([cachedBytes(first, "index.json", make), cachedBytes(first, "index.json", make)]);
+    const [one, two] = await Promise.all([answerBytes(first, "index.json", make), answerBytes(first, "index.json", make)]);
     expect(builds).toBe(1);
     expect(one).toBe(two);
-    await cachedBytes(first, "index.json", make);
+    await answerBytes(first, "index.json", make);
     expect(builds).toBe(1);
-    await cachedBytes(view("b".repeat(40)), "index.json", make);
+    await answerBytes(view("b".repeat(40)), "index.json", make);
     expect(builds).toBe(2);
   });
 
@@ -23,8 +23,8 @@ describe("agent document bytes", () => {
     let builds = 0;
     const v = view("e".repeat(40));
     const make = async () => (builds++, { text: big, headers: { Link: '<http://x/agents/index.json?cursor=AFN-030>; rel="next"' } });
-    expect((await cachedBytes(v, "index.json", make))?.headers).toEqual({ Link: '<http://x/agents/index.json?cursor=AFN-030>; rel="next"' });
-    const hit = await cachedBytes(v, "index.json", async () => (builds++, big));
+    expect((await answerBytes(v, "index.json", make))?.headers).toEqual({ Link: '<http://x/agents/index.json?cursor=AFN-030>; rel="next"' });
+    const hit = await answerBytes(v, "index.json", async () => (builds++, big));
     expect(builds).toBe(1);
     expect(hit?.headers?.Link).toMatch(/rel="next"$/);
     expect(hit?.raw.toString()).toBe(big);
@@ -33,8 +33,8 @@ describe("agent document bytes", () => {
   it("does not keep a refusal", async () => {
     let builds = 0;
     const v = view("c".repeat(40));
-    expect(await cachedBytes(v, "search", async () => (builds++, null))).toBeNull();
-    expect((await cachedBytes(v, "search", async () => (builds++, "ok")))?.raw.toString()).toBe("ok");
+    expect(await answerBytes(v, "search", async () => (builds++, null))).toBeNull();
+    expect((await answerBytes(v, "search", async () => (builds++, "ok")))?.raw.toString()).toBe("ok");
     expect(builds).toBe(2);
   });
 
@@ -42,13 +42,13 @@ describe("agent document bytes", () => {
     const v = view("f".repeat(40));
     let builds = 0;
     const body = (n: number) => async () => (builds++, String(n).padEnd(2 * 1024 * 1024, "."));
-    for (let i = 0; i < 20; i++) await cachedBytes(v, `export-${i}`, body(i));
-    await cachedBytes(v, "export-10", body(10)); // a hit: now the most recently used
+    for (let i = 0; i < 20; i++) await answerBytes(v, `export-${i}`, body(i));
+    await answerBytes(v, "export-10", body(10)); // a hit: now the most recently used
     expect(builds).toBe(20);
-    await cachedBytes(v, "export-0", body(0)); // long gone: built again
+    await answerBytes(v, "export-0", body(0)); // long gone: built again
     expect(builds).toBe(21);
-    await cachedBytes(v, "export-10", body(10));
-    await cachedBytes(v, "export-19", body(19));
+    await answerBytes(v, "export-10", body(10));
+    await answerBytes(v, "export-19", body(19));
     expect(builds).toBe(21);
   });
 });

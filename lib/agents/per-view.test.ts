@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { PublishedView } from "@/lib/content/published";
-import { derived, MAX_DOCUMENTS } from "./memo";
+import { perView, MAX_DOCUMENTS } from "./per-view";
 
 describe("derived documents of one view", () => {
   it("keeps the documents in use while a flood of forged origins passes through, and forgets the flood", () => {
     const view = { commit: "c0ffee" } as unknown as PublishedView;
     const builds = new Map<string, number>();
     const get = (key: string) =>
-      derived(view, key, () => {
+      perView(view, key, () => {
         builds.set(key, (builds.get(key) ?? 0) + 1);
         return `document for ${key}`;
       });

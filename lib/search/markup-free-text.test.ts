@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { markdownToPlainText } from "@/lib/render/plain-text";
-import { sectionPlainText } from "./plain-text-fast";
+import { sectionPlainText } from "./markup-free-text";
 
 // Pieces a section is made of: words, punctuation, line starts that may or may not be markup.
 const PIECES = [

@@ -14,7 +14,7 @@ export const MAX_DOCUMENTS = 2048;
 
 const byView = new WeakMap<PublishedView, Map<string, unknown>>();
 
-export function derived<T>(view: PublishedView, key: string, build: () => T): T {
+export function perView<T>(view: PublishedView, key: string, build: () => T): T {
   let docs = byView.get(view);
   if (!docs) byView.set(view, (docs = new Map()));
   if (docs.has(key)) {

@@ -26,7 +26,7 @@ const sizes = new WeakMap<Promise<Encoded | null>, number>();
  * refusal or failure, which is built again next time). Concurrent misses share one build. Headers
  * a build sets are kept with its bytes, so a hit answers them too.
  */
-export async function cachedBytes(view: PublishedView | object, key: string, make: () => Promise<Made>): Promise<Encoded | null> {
+export async function answerBytes(view: PublishedView | object, key: string, make: () => Promise<Made>): Promise<Encoded | null> {
   let bodies = byView.get(view);
   if (!bodies) byView.set(view, (bodies = new Map() as Bodies));
   let entry = bodies.get(key);
