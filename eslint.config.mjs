@@ -60,6 +60,13 @@ const config = [
       ],
     },
   },
+  {
+    // Public pages load as documents from the page cache, so a link to one is a plain <a> (nothing
+    // to hydrate or prefetch): docs/decisions/public-links-are-plain-links.md. The rule assumes
+    // Next's client-side navigation is wanted for every link to "/"; the studio keeps <Link>.
+    files: ["app/(public)/**/*.tsx", "components/*.tsx"],
+    rules: { "@next/next/no-html-link-for-pages": "off" },
+  },
 ];
 
 export default config;

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { Boundary, Status } from "@/lib/notes/schema";
 import { statusUrl } from "@/lib/web/urls";
 import { BoundaryIcon, StatusIcon } from "./status-icon";
@@ -20,9 +19,9 @@ export function StatusBadgeView({ status, label, link = true }: { status: Status
   const className = `badge status status--${status}`;
   if (!link) return <span className={className}>{content}</span>;
   return (
-    <Link className={className} href={statusUrl(status)} title={`All notes with status: ${label}`}>
+    <a className={className} href={statusUrl(status)} title={`All notes with status: ${label}`}>
       {content}
-    </Link>
+    </a>
   );
 }
 

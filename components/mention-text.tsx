@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { NOTE_ID } from "@/lib/notes/schema";
 import { noteUrl } from "@/lib/web/urls";
 
@@ -11,9 +10,9 @@ export function MentionText({ text, linkable }: { text: string; linkable: Readon
     <>
       {parts.map((part, i) =>
         i % 2 === 1 && linkable.has(part) ? (
-          <Link key={i} href={noteUrl(part)}>
+          <a key={i} href={noteUrl(part)}>
             {part}
-          </Link>
+          </a>
         ) : (
           part
         ),

@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import type { Boundary, Status } from "@/lib/notes/schema";
 import { noteUrl } from "@/lib/web/urls";
 import { BoundaryBadgeView, StatusBadgeView } from "./badge-views";
@@ -39,7 +38,7 @@ function NoteCard({ note, labels }: { note: CardNote; labels: CardLabels }) {
         ))}
       </p>
       <h3 className="card__title" id={`card-${note.id}`}>
-        <Link href={noteUrl(note.id)}>{note.title}</Link>
+        <a href={noteUrl(note.id)}>{note.title}</a>
       </h3>
       <p className="card__summary">{note.summary}</p>
       <div className="card__foot">

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { Paged } from "@/lib/public/page-numbers";
 
 /** "Previous" and "next" links under a paged list, keeping the page's other query parameters. */
@@ -14,14 +13,14 @@ export function Pager({ paged, href, label }: { paged: Paged<unknown>; href: (pa
       <p>
         Page {paged.page} of {paged.pages} ({paged.total} in all){" "}
         {paged.page > 1 ? (
-          <Link rel="prev" href={href(paged.page - 1)}>
+          <a rel="prev" href={href(paged.page - 1)}>
             ← Previous
-          </Link>
+          </a>
         ) : null}{" "}
         {paged.page < paged.pages ? (
-          <Link rel="next" href={href(paged.page + 1)}>
+          <a rel="next" href={href(paged.page + 1)}>
             Next →
-          </Link>
+          </a>
         ) : null}
       </p>
     </nav>

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { phaseUrl } from "@/lib/web/urls";
 
 /**
@@ -7,8 +6,8 @@ import { phaseUrl } from "@/lib/web/urls";
  */
 export function PhaseLink({ phase, title }: { phase: string; title?: string | undefined }) {
   return (
-    <Link className="phase" href={phaseUrl(phase)}>
+    <a className="phase" href={phaseUrl(phase)}>
       Phase {title ?? phase}
-    </Link>
+    </a>
   );
 }

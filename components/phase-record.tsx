@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { PhaseView } from "@/lib/content/phases";
 import { noteUrl } from "@/lib/web/urls";
 import { MentionText } from "./mention-text";
@@ -40,7 +39,7 @@ export function PhaseRecord({ view, linkable }: { view: PhaseView; linkable: Rea
           {record.notes.map((id, i) => (
             <span key={id}>
               {i > 0 && ", "}
-              {linkable.has(id) ? <Link href={noteUrl(id)}>{id}</Link> : id}
+              {linkable.has(id) ? <a href={noteUrl(id)}>{id}</a> : id}
             </span>
           ))}
           .

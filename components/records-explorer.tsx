@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { Note } from "@/lib/notes/schema";
 import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { PUBLISHED_STATUSES, STATUS_LABEL } from "@/lib/notes/schema";
@@ -91,7 +90,7 @@ function RecordsTable({ query, notes, updated, titles, label }: RecordsProps) {
               const next = sorted && query.dir === "asc" ? "descending" : "ascending";
               return (
                 <th key={c.key} scope="col" aria-sort={sorted ? (query.dir === "asc" ? "ascending" : "descending") : undefined} className={`col-${c.key}`}>
-                  <Link
+                  <a
                     href={`${sortHref(query, c.key)}#records`}
                     aria-label={`${c.label}: sort ${sorted ? next : c.key === "updated" ? "newest first" : "ascending"}`}
                   >
@@ -99,7 +98,7 @@ function RecordsTable({ query, notes, updated, titles, label }: RecordsProps) {
                     <span className="sort-mark" aria-hidden="true">
                       {sorted ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
                     </span>
-                  </Link>
+                  </a>
                 </th>
               );
             })}
@@ -118,7 +117,7 @@ function RecordsTable({ query, notes, updated, titles, label }: RecordsProps) {
                   ))}
                 </td>
                 <td className="col-title">
-                  <Link href={noteUrl(n.id)}>{n.title}</Link>
+                  <a href={noteUrl(n.id)}>{n.title}</a>
                 </td>
                 <td className="col-phase">
                   <PhaseLink phase={n.phase} title={shownPhase(titles, n.phase)} />
@@ -141,20 +140,16 @@ function StatusLinks({ query, all }: { query: RecordQuery; all: readonly Note[] 
       <span className="filter-bar__label">Status:</span>
       <ul>
         <li>
-          <Link href={`${recordsHref(query, { status: null })}#records`} aria-current={query.status === null ? "page" : undefined}>
+          <a href={`${recordsHref(query, { status: null })}#records`} aria-current={query.status === null ? "page" : undefined}>
             all <span className="count">{total}</span>
-          </Link>
+          </a>
         </li>
         {counts.map(({ status: s, count: n }) => (
           <li key={s}>
-            <Link
-              href={`${recordsHref(query, { status: s })}#records`}
-              aria-current={query.status === s ? "page" : undefined}
-              className={`filter filter--${s}`}
-            >
+            <a href={`${recordsHref(query, { status: s })}#records`} aria-current={query.status === s ? "page" : undefined} className={`filter filter--${s}`}>
               <StatusIcon status={s} />
               {STATUS_LABEL[s]} <span className="count">{n}</span>
-            </Link>
+            </a>
           </li>
         ))}
       </ul>
@@ -220,9 +215,9 @@ function FilterForm({ query, all, titles }: { query: RecordQuery; all: readonly 
           Apply
         </button>
         {isFiltered(query) ? (
-          <Link className={buttonClass("quiet", "small")} href={`${recordsHref(query, { status: null, tag: null, phase: null })}#records`}>
+          <a className={buttonClass("quiet", "small")} href={`${recordsHref(query, { status: null, tag: null, phase: null })}#records`}>
             Clear filters
-          </Link>
+          </a>
         ) : null}
       </div>
     </form>
@@ -235,21 +230,21 @@ function ViewLinks({ query }: { query: RecordQuery }) {
     <nav className="view-switch" aria-label="How to show the records">
       <ul>
         <li>
-          <Link href={`${recordsHref(query, { view: "cards" })}#records`} aria-current={query.view === "cards" ? "true" : undefined}>
+          <a href={`${recordsHref(query, { view: "cards" })}#records`} aria-current={query.view === "cards" ? "true" : undefined}>
             Cards
-          </Link>
+          </a>
         </li>
         <li>
-          <Link href={`${recordsHref(query, { view: "table" })}#records`} aria-current={query.view === "table" ? "true" : undefined}>
+          <a href={`${recordsHref(query, { view: "table" })}#records`} aria-current={query.view === "table" ? "true" : undefined}>
             Table
-          </Link>
+          </a>
         </li>
       </ul>
       <ul>
         <li>
-          <Link href={`${recordsHref(query, { group: !query.group })}#records`} aria-current={query.group ? "true" : undefined}>
+          <a href={`${recordsHref(query, { group: !query.group })}#records`} aria-current={query.group ? "true" : undefined}>
             {query.group ? "Grouped by phase (ungroup)" : "Group by phase"}
-          </Link>
+          </a>
         </li>
       </ul>
     </nav>

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { BOUNDARY_MEANING, STATUS_MEANING, type Note } from "@/lib/notes/schema";
 import { noteUrl } from "@/lib/web/urls";
 import { BoundaryBadge } from "./boundary-badge";
@@ -35,7 +34,7 @@ export function StatusNotice({ note, successor }: { note: Note; successor?: { id
         <p className="notice__plain">No structural-only or pinned-not-supported boundary applies; the claim boundary below still limits what it claims.</p>
       ) : null}
       {note.superseded_by ? (
-        <p>Superseded by {successor ? <Link href={noteUrl(successor.id)}>{`${successor.id}: ${successor.title}`}</Link> : note.superseded_by}.</p>
+        <p>Superseded by {successor ? <a href={noteUrl(successor.id)}>{`${successor.id}: ${successor.title}`}</a> : note.superseded_by}.</p>
       ) : null}
       {note.retraction_reason ? <p>Why it was retracted: {note.retraction_reason}</p> : null}
     </aside>

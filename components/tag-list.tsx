@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { tagHasPage, tagUrl } from "@/lib/web/urls";
 
 export function TagList({ tags, label = "Tags" }: { tags: readonly string[]; label?: string }) {
@@ -6,7 +5,7 @@ export function TagList({ tags, label = "Tags" }: { tags: readonly string[]; lab
   return (
     <ul className="tags" aria-label={label}>
       {tags.map((tag) => (
-        <li key={tag}>{tagHasPage(tag) ? <Link href={tagUrl(tag)}>{tag}</Link> : tag}</li>
+        <li key={tag}>{tagHasPage(tag) ? <a href={tagUrl(tag)}>{tag}</a> : tag}</li>
       ))}
     </ul>
   );

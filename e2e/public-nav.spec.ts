@@ -220,3 +220,32 @@ function inPhaseOrder(names: string[]): string[] {
     return a.localeCompare(b, "en", { sensitivity: "base" });
   });
 }
+
+test.describe("a public page's links are plain links", () => {
+  // Public pages load as documents from the page cache, so Next's router has nothing to fetch for a
+  // link: a prefetch per link in view was a request (and main-thread work) on every page a reader
+  // opened, which Lighthouse counted against it (docs/decisions/public-links-are-plain-links.md).
+  for (const path of ["/", "/notes/AFN-016", "/search?q=sparse+attention"]) {
+    test(`${path} asks the server for nothing once it has loaded, and a link loads its page`, async ({ page }) => {
+      const routerFetches: string[] = [];
+      page.on("request", (r) => {
+        if (new URL(r.url()).searchParams.has("_rsc") || r.headers()["rsc"]) routerFetches.push(r.url());
+      });
+      await page.goto(path);
+      // Hydrated (React has attached to the page), then every link scrolled into view.
+      await page.waitForFunction(() => Object.keys(document.querySelector("main") ?? {}).some((k) => k.startsWith("__react")));
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await page.waitForLoadState("networkidle");
+      expect(routerFetches).toEqual([]);
+      const href = await page
+        .locator("main a")
+        .evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? "").find((h) => /^\/notes\/AFN-\d+$/.test(h)));
+      expect(href).toBeTruthy();
+      const link = page.locator(`main a[href='${href}']`).first();
+      await link.click();
+      await expect(page).toHaveURL(new RegExp(`${href}$`));
+      await expect(page.locator(".note__ids .id")).toHaveText(href?.slice("/notes/".length) ?? "");
+      expect(routerFetches).toEqual([]);
+    });
+  }
+});

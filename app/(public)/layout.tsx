@@ -28,9 +28,9 @@ export default function PublicLayout({ children }: { children: ReactNode }) {
       <SiteHeader
         label="Site"
         links={[
-          { href: "/#records", label: "All records" },
-          { href: "/search", label: "Search" },
-          { href: "/agents/", label: "For agents", prefetch: false },
+          { href: "/#records", label: "All records", page: true },
+          { href: "/search", label: "Search", page: true },
+          { href: "/agents/", label: "For agents", page: true },
         ]}
       >
         <SearchForm id="site-search" compact />

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { SearchForm } from "@/components/search-form";
 
 /** A real 404 for a note, tag or phase that is not published (or never existed). */
@@ -13,7 +12,7 @@ export default function NotFound() {
       </p>
       <SearchForm id="not-found-q" />
       <p>
-        <Link href="/#records">All decision records</Link>
+        <a href="/#records">All decision records</a>
       </p>
     </div>
   );

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { AgentsBlock } from "@/components/agents-block";
@@ -109,14 +108,14 @@ export default async function HomePage({ searchParams }: Props) {
                 <span>{note.core?.label}</span> <span className="id">{note.id}</span>
               </p>
               <h3>
-                <Link href={noteUrl(note.id)}>{note.title}</Link>
+                <a href={noteUrl(note.id)}>{note.title}</a>
               </h3>
               <p>{note.summary}</p>
               <p className="core-item__foot">
                 <StatusBadge status={note.status} />
-                <Link className="read-more" href={noteUrl(note.id)} aria-label={`Read decision ${note.id}: ${note.title}`}>
+                <a className="read-more" href={noteUrl(note.id)} aria-label={`Read decision ${note.id}: ${note.title}`}>
                   Read decision →
-                </Link>
+                </a>
               </p>
             </li>
           ))}
@@ -148,7 +147,7 @@ function FilteredHead({ view, query, title, count }: { view: PublishedView; quer
         <h1>{title}</h1>
       )}
       <p className="kicker">
-        <Link href="/#records">All decision records</Link> of {view.site.title}
+        <a href="/#records">All decision records</a> of {view.site.title}
         {status ? (
           <>
             {" "}
@@ -177,13 +176,13 @@ function UnknownStatus({ view, value }: { view: PublishedView; value: string }) 
           {PUBLISHED_STATUSES.map((s, i) => (
             <span key={s}>
               {i > 0 ? ", " : ""}
-              <Link href={statusUrl(s)}>{STATUS_LABEL[s]}</Link>
+              <a href={statusUrl(s)}>{STATUS_LABEL[s]}</a>
             </span>
           ))}
           .
         </p>
         <p>
-          <Link href="/#records">All decision records</Link>
+          <a href="/#records">All decision records</a>
         </p>
       </header>
       <CommitLine commit={view.commit} />

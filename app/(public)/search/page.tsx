@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
 import { Highlight } from "@/components/highlight";
@@ -67,7 +66,7 @@ export default async function SearchPage({ searchParams }: Props) {
           </h2>
           {hits.length === 0 ? (
             <p className="empty">
-              Try fewer words, another spelling, a tag or an ID such as AFN-016; or browse <Link href="/#records">all decision records</Link>.
+              Try fewer words, another spelling, a tag or an ID such as AFN-016; or browse <a href="/#records">all decision records</a>.
             </p>
           ) : (
             <>
@@ -110,9 +109,9 @@ function Results({ hits, view, label, start }: { hits: readonly SearchHit[]; vie
               <span className="id">{note.id}</span> <StatusBadge status={note.status} />
             </p>
             <h3 className="card__title">
-              <Link href={noteUrl(note.id)}>
+              <a href={noteUrl(note.id)}>
                 <Highlight text={note.title} terms={hit.terms} />
-              </Link>
+              </a>
             </h3>
             {hit.field === "tags" ? null : SHOWN_ABOVE.has(hit.field) ? (
               // The match is in the title just shown: the summary says more than repeating it.
@@ -145,9 +144,9 @@ function MatchedTags({ tags, terms, always }: { tags: readonly string[]; terms: 
       <span className="result__field">{matched.length === 1 ? "Tag" : "Tags"}:</span>{" "}
       {matched.map((t) =>
         tagHasPage(t) ? (
-          <Link key={t} className="tag-chip" href={tagUrl(t)}>
+          <a key={t} className="tag-chip" href={tagUrl(t)}>
             <Highlight text={t} terms={terms} />
-          </Link>
+          </a>
         ) : (
           <span key={t} className="tag-chip">
             <Highlight text={t} terms={terms} />
@@ -174,9 +173,9 @@ function Browse({ notes, titles }: { notes: readonly Note[]; titles: PhaseTitles
       <ul className="tags" aria-label="Most used tags">
         {tags.map(([t, n]) => (
           <li key={t}>
-            <Link href={tagUrl(t)}>
+            <a href={tagUrl(t)}>
               {t} <span className="count">{n}</span>
-            </Link>
+            </a>
           </li>
         ))}
       </ul>
@@ -184,12 +183,12 @@ function Browse({ notes, titles }: { notes: readonly Note[]; titles: PhaseTitles
       <ul className="browse__phases">
         {phases.map((p) => (
           <li key={p}>
-            <Link href={phaseUrl(p)}>Phase {shownPhase(titles, p)}</Link>
+            <a href={phaseUrl(p)}>Phase {shownPhase(titles, p)}</a>
           </li>
         ))}
       </ul>
       <p>
-        Or filter and sort <Link href="/?view=table#records">all decision records</Link> by status, tag and phase.
+        Or filter and sort <a href="/?view=table#records">all decision records</a> by status, tag and phase.
       </p>
     </section>
   );

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CommitLine } from "@/components/commit-line";
 import { NoteHead } from "@/components/note-head";
@@ -95,7 +94,7 @@ export default async function NotePage({ params, searchParams }: Props) {
             {/* ?rev=<commit>: this revision, kept as it was for citations. */}
             <dt>Pinned revision</dt>
             <dd>
-              As published at commit <code>{pinned.slice(0, 12)}</code> · <Link href={noteUrl(note.id)}>Read the current version</Link>
+              As published at commit <code>{pinned.slice(0, 12)}</code> · <a href={noteUrl(note.id)}>Read the current version</a>
             </dd>
           </div>
         ) : null}
@@ -105,10 +104,10 @@ export default async function NotePage({ params, searchParams }: Props) {
             {changed ? (
               <>
                 <RevisionDate iso={changed.date} /> by <span className="author">{changedBy(changed.author, APP_IDENTITY, view.site.author)}</span> ·{" "}
-                <Link href={historyUrl(note.id)}>History</Link>
+                <a href={historyUrl(note.id)}>History</a>
               </>
             ) : (
-              <Link href={historyUrl(note.id)}>History</Link>
+              <a href={historyUrl(note.id)}>History</a>
             )}
           </dd>
         </div>
@@ -117,9 +116,9 @@ export default async function NotePage({ params, searchParams }: Props) {
             {/* A verified note: when what it claims last changed, and who approved that revision. */}
             <dt>Verification</dt>
             <dd className="claim-change">
-              <Link href={`${historyUrl(note.id)}#r-${claim.commit.slice(0, 12)}`}>
+              <a href={`${historyUrl(note.id)}#r-${claim.commit.slice(0, 12)}`}>
                 {claim.words} <RevisionDate iso={claim.date} short />
-              </Link>{" "}
+              </a>{" "}
               · {approvalWords(claim.approvedBy)}
             </dd>
           </div>
@@ -160,7 +159,7 @@ export default async function NotePage({ params, searchParams }: Props) {
           </li>
         </ol>
         <p className="toc__back">
-          <Link href="/#records">← All decision records</Link>
+          <a href="/#records">← All decision records</a>
         </p>
       </nav>
 
@@ -181,25 +180,25 @@ export default async function NotePage({ params, searchParams }: Props) {
 
       <nav className="neighbors" aria-label="Previous and next decision records">
         {previous ? (
-          <Link className="neighbors__link neighbors__link--previous" rel="prev" href={noteUrl(previous.id)}>
+          <a className="neighbors__link neighbors__link--previous" rel="prev" href={noteUrl(previous.id)}>
             <span className="neighbors__dir">← Previous record</span>
             <span className="neighbors__title">
               <span className="id">{previous.id}</span> {previous.title}
             </span>
-          </Link>
+          </a>
         ) : (
           <span className="neighbors__link neighbors__link--none">This is the first record.</span>
         )}
-        <Link className="neighbors__list" href="/#records">
+        <a className="neighbors__list" href="/#records">
           All decision records
-        </Link>
+        </a>
         {next ? (
-          <Link className="neighbors__link neighbors__link--next" rel="next" href={noteUrl(next.id)}>
+          <a className="neighbors__link neighbors__link--next" rel="next" href={noteUrl(next.id)}>
             <span className="neighbors__dir">Next record →</span>
             <span className="neighbors__title">
               <span className="id">{next.id}</span> {next.title}
             </span>
-          </Link>
+          </a>
         ) : (
           <span className="neighbors__link neighbors__link--none">This is the last record.</span>
         )}
@@ -220,7 +219,7 @@ function LinkedNotes({ heading, notes, empty, linkingHere }: { heading: string; 
         <ul>
           {notes.map((n) => (
             <li key={n.id}>
-              <span className="id">{n.id}</span> <Link href={noteUrl(n.id)}>{n.title}</Link> <StatusBadge status={n.status} />
+              <span className="id">{n.id}</span> <a href={noteUrl(n.id)}>{n.title}</a> <StatusBadge status={n.status} />
               {linkingHere?.has(n.id) ? <span className="linked__back"> · refers to this note too</span> : null}
             </li>
           ))}

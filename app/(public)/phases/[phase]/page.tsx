@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
@@ -55,7 +54,7 @@ export default async function PhasePage({ params, searchParams }: Props) {
       <header className="page-head">
         <h1>Phase {phaseTitle(phase.phase)}</h1>
         <p className="kicker">
-          <Link href={`/?phase=${encodeURIComponent(phase.phase.slug)}&view=table#records`}>This phase in the table of all decision records</Link> ·{" "}
+          <a href={`/?phase=${encodeURIComponent(phase.phase.slug)}&view=table#records`}>This phase in the table of all decision records</a> ·{" "}
           <a href={feedUrl.phase(phase.phase.name)} type="application/atom+xml">
             Atom feed of this phase
           </a>
@@ -88,7 +87,7 @@ export default async function PhasePage({ params, searchParams }: Props) {
             .sort((a, b) => comparePhases(a.phase.name, b.phase.name))
             .map((p) => (
               <li key={p.phase.slug}>
-                <Link href={phaseUrl(p.phase.name)}>Phase {phaseTitle(p.phase)}</Link>
+                <a href={phaseUrl(p.phase.name)}>Phase {phaseTitle(p.phase)}</a>
               </li>
             ))}
         </ul>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { CommitLine } from "@/components/commit-line";
@@ -50,7 +49,7 @@ export default async function TagPage({ params, searchParams }: Props) {
           Tag: <span className="tag-name">{name}</span>
         </h1>
         <p className="kicker">
-          <Link href={`/?tag=${encodeURIComponent(slug(name))}#records`}>Filter all decision records by this tag</Link> ·{" "}
+          <a href={`/?tag=${encodeURIComponent(slug(name))}#records`}>Filter all decision records by this tag</a> ·{" "}
           <a href={feedUrl.tag(name)} type="application/atom+xml">
             Atom feed of this tag
           </a>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CommitLine } from "@/components/commit-line";
 import { DiffView } from "@/components/diff-view";
@@ -45,9 +44,9 @@ export default async function HistoryPage({ params }: Props) {
       <header className="page-head">
         <h1 id="history-title">History of {note.id}</h1>
         <p className="kicker">
-          <Link href={noteUrl(note.id)}>
+          <a href={noteUrl(note.id)}>
             {note.id}: {note.title}
-          </Link>
+          </a>
         </p>
         {/* Which note this is, in its own words, for a reader who arrives here first. */}
         <p className="history__summary">{note.summary}</p>
