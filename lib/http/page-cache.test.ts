@@ -94,3 +94,31 @@ describe("an agent's search query", () => {
     expect(asked.filter((u) => u.startsWith("/agents/search.json"))).toEqual(["/agents/search.json?q=kept+twice"]);
   });
 });
+
+describe("what the page cache answers", () => {
+  // What the proxy sees of a browser's request: Next strips its router's RSC, Next-Router-* headers
+  // and `_rsc` before the proxy runs, so a client-side navigation looks like a page request but for
+  // the browser's Sec-Fetch headers.
+  const browser = (url: string, dest: "document" | "empty") =>
+    cachedPage(
+      new NextRequest(url, {
+        headers: {
+          host: "notes.test",
+          accept: dest === "document" ? "text/html" : "*/*",
+          "sec-fetch-dest": dest,
+          "sec-fetch-mode": dest === "document" ? "navigate" : "cors",
+        },
+      }),
+    );
+
+  it("answers a page load, never the router's fetch of a page's RSC payload", async () => {
+    const load = await browser("http://notes.test/?view=table", "document");
+    expect(load?.status).toBe(200);
+    expect(load?.headers.get("content-type")).toMatch(/^text\/html/);
+    // Answered HTML, the router gives up on the client-side navigation and loads the whole page.
+    expect(await browser("http://notes.test/?view=table", "empty")).toBeNull();
+    expect(await browser("http://notes.test/notes/AFN-002", "empty")).toBeNull();
+    // Nobody's browser: curl, an agent, a proxy in front; the page from memory.
+    expect((await get("http://notes.test/?view=table"))?.status).toBe(200);
+  });
+});

@@ -90,9 +90,15 @@ const state = (): PageCacheState =>
 function cacheable(request: NextRequest, kind: Kind): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   if (!(kind === "page" ? PAGES : AGENT_FORMATS).some((p) => p.test(request.nextUrl.pathname))) return false;
-  // Client-side navigations and prefetches ask for the RSC payload, not the page.
+  // Client-side navigations and prefetches ask for the RSC payload, not the page. Next strips its
+  // router's headers (RSC, Next-Router-*) and `_rsc` before the proxy runs, so the browser's own
+  // Sec-Fetch-Dest tells them apart here: the router's fetch is "empty", a page load "document".
+  // Answered the HTML, the router gave up and loaded the whole page again (a Cards → Table click
+  // cost a render, the HTML, then a full load). Clients that send none (curl, agents) get the page.
   const h = request.headers;
   if (h.get("rsc") || h.get("next-router-prefetch") || h.get("next-router-state-tree") || request.nextUrl.searchParams.has("_rsc")) return false;
+  const dest = h.get("sec-fetch-dest");
+  if (dest && dest !== "document") return false;
   if (h.get(FILL_HEADER)) return false;
   return true;
 }
