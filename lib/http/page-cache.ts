@@ -90,21 +90,37 @@ const state = (): PageCacheState =>
 function cacheable(request: NextRequest, kind: Kind): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   if (!(kind === "page" ? PAGES : AGENT_FORMATS).some((p) => p.test(request.nextUrl.pathname))) return false;
-  // Client-side navigations and prefetches ask for the RSC payload, not the page. Next strips its
-  // router's headers (RSC, Next-Router-*) and `_rsc` before the proxy runs, so the browser's own
-  // Sec-Fetch-Dest tells them apart here: the router's fetch is "empty", a page load "document".
-  // Answered the HTML, the router gave up and loaded the whole page again (a Cards → Table click
-  // cost a render, the HTML, then a full load). Clients that send none (curl, agents) get the page.
+  // Client-side navigations and prefetches ask for the RSC payload, not the page.
   const h = request.headers;
   if (h.get("rsc") || h.get("next-router-prefetch") || h.get("next-router-state-tree") || request.nextUrl.searchParams.has("_rsc")) return false;
-  const dest = h.get("sec-fetch-dest");
-  if (dest && dest !== "document") return false;
+  if (routerFetch(request)) return false;
   if (h.get(FILL_HEADER)) return false;
   return true;
 }
 
-/** The cached page (rendered once now on a miss), a 304, or null (render as usual). */
-export function cachedPage(request: NextRequest): Promise<Response | null> {
+/**
+ * The app's own script asking for a page (Sec-Fetch-Dest "empty" from this origin), which here is
+ * Next's router: Next strips its RSC and Next-Router-* headers and `_rsc` before the proxy runs, so
+ * these are what is left to tell its fetch from a page load ("document"). Clients that send no
+ * Sec-Fetch headers (curl, agents, a proxy in front) ask for the page.
+ */
+function routerFetch(request: NextRequest): boolean {
+  const h = request.headers;
+  return h.get("sec-fetch-dest") === "empty" && h.get("sec-fetch-site") === "same-origin";
+}
+
+/**
+ * The cached page (rendered once now on a miss), a 304, or null (render as usual). The router's
+ * fetch of a public page (a link's prefetch or click) is answered 204, which Next's router takes
+ * as "load this address as a document": the page then comes from here, rendered once per commit,
+ * where an RSC payload would be rendered for every link on every page a reader opens (the cache
+ * cannot key one: the router's tree header is stripped before the proxy) and answering the HTML
+ * made the router fetch the page twice ([decision](../../docs/decisions/public-pages-load-as-documents.md)).
+ */
+export async function cachedPage(request: NextRequest): Promise<Response | null> {
+  if ((request.method === "GET" || request.method === "HEAD") && PAGES.some((p) => p.test(request.nextUrl.pathname)) && routerFetch(request)) {
+    return withSecurityHeaders(new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } }));
+  }
   return cached(request, "page");
 }
 
