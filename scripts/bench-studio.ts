@@ -12,9 +12,10 @@ import { freePort } from "./support/free-port";
  * 5) of each measure in turn, interleaved; medians and the slowest round (the p95 of five), with
  * the load average before and after, since the machine is shared.
  *
- *   page measures: from navigation start until the page's own control can be used
- *     sign-in    the form sent → the studio's list of notes shown
- *     editor     /studio/notes/AFN-016 → the Decision field and an enabled Save button
+ *   page measures: from navigation start until the page's own control can be used (there, and
+ *   handled by React: a field rendered on the server is not usable before the page hydrates)
+ *     sign-in    the form sent → the studio's list of notes shown, the header saying who is signed in
+ *     editor     /studio/notes/AFN-016 → the Decision field, hydrated, and the Save button
  *     review     /studio/notes/AFN-016/review → the revision's sections and the verdict form
  *     inbox      /studio/reviews → its three lists
  *   actions: from the click until the answer shows
@@ -62,6 +63,23 @@ async function startApp(dataDir: string, port: number) {
   return { url, stop: () => app.pid && app.exitCode === null && process.kill(-app.pid, "SIGTERM") };
 }
 
+/**
+ * Resolves once React handles the elements `selectors` find (they carry React's props: hydrated).
+ * Looked up anew on every frame: a field may be replaced by another (the Markdown editor).
+ */
+async function hydrated(page: Page, ...selectors: string[]): Promise<void> {
+  // No named function inside: tsx would wrap it in a helper the page does not have.
+  await page.waitForFunction(
+    (all) =>
+      all.every((selector) => {
+        const el = document.querySelector(selector);
+        return el !== null && Object.keys(el).some((k) => k.startsWith("__reactProps$"));
+      }),
+    selectors,
+    { polling: "raf" },
+  );
+}
+
 /** Milliseconds `work` takes. */
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
@@ -84,6 +102,7 @@ const MEASURES: Measure[] = [
       return timed(async () => {
         await page.getByRole("button", { name: "Sign in" }).click();
         await page.getByRole("table", { name: /^Published notes/ }).waitFor();
+        await page.getByText(`Signed in as ${ACCOUNT.name}`).waitFor();
       });
     },
   },
@@ -94,7 +113,9 @@ const MEASURES: Measure[] = [
       timed(async () => {
         await page.goto(`${base}/studio/notes/AFN-016`, { waitUntil: "commit" });
         await page.getByLabel("Decision", { exact: true }).waitFor();
-        await page.getByRole("button", { name: "Save", exact: true }).isEnabled();
+        await page.getByRole("button", { name: "Save", exact: true }).waitFor();
+        // The field the Decision label names, and the form's submit button (Save).
+        await hydrated(page, "#section-decision", "form button[type=submit]");
       }),
   },
   {
