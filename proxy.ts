@@ -7,6 +7,7 @@ import { continueSecurely, withSecurityHeaders } from "@/lib/http/security-heade
 import { cachedAgentFormat, cachedPage } from "@/lib/http/page-cache";
 import { keptAnswerFor } from "@/lib/agents/mcp-answers";
 import { pinnedPath } from "@/lib/http/pinned-path";
+import { tidyRecordsAddress } from "@/lib/http/records-address";
 
 /**
  * Every request passes here first, in this order: a request for a host we do not serve is
@@ -15,7 +16,8 @@ import { pinnedPath } from "@/lib/http/pinned-path";
  * route already answered for main's commit is answered from memory (lib/agents/mcp-answers.ts);
  * a note pinned by path (`/notes/AFN-016@<commit>`) is redirected to its `?rev=` URL
  * (lib/http/pinned-path.ts); a request for a page's Markdown twin is rewritten to it (an agent format already built for
- * main's commit is answered from memory just before); a public page already rendered for main's
+ * main's commit is answered from memory just before); home's filter form's address, empty choices
+ * and all, is redirected to its tidy form (lib/http/records-address.ts); a public page already rendered for main's
  * commit is answered from memory (lib/http/page-cache.ts); everything else goes on to the app with
  * the security headers (and a refusal, a rewrite or an answer from memory carries them too). Each
  * step is one module in lib/http, so a reader finds each rule in one place; the MCP step is the
@@ -37,6 +39,9 @@ export async function proxy(request: NextRequest) {
   if (agent) return agent;
   const twin = markdownTwin(request);
   if (twin) return withSecurityHeaders(twin);
+  // Home's filter form sends its empty choices: redirected to the one address, before any render.
+  const tidy = tidyRecordsAddress(request);
+  if (tidy) return withSecurityHeaders(tidy);
   // A public page already rendered for main's commit and this origin: from memory, or a 304.
   const cached = await cachedPage(request);
   return cached ?? withMarkdownLink(request, await continueSecurely(request));

@@ -129,3 +129,24 @@ describe("what the page cache answers", () => {
     expect((await get("http://notes.test/?view=table"))?.status).toBe(200);
   });
 });
+
+describe("home's filter form", () => {
+  it("is redirected to its tidy address before any render (the form sends its empty choices)", async () => {
+    const { proxy } = await import("@/proxy");
+    const before = asked.length;
+    const apply = await proxy(
+      new NextRequest("http://notes.test/?status=&tag=sparse-attention&phase=&sort=order", { headers: { host: "notes.test", accept: "text/html" } }),
+    );
+    expect(apply.status).toBe(307);
+    expect(apply.headers.get("location")).toBe("http://notes.test/?tag=sparse-attention");
+    // Nothing rendered for it: the page's own redirect came after a render that nothing kept.
+    expect(asked.length).toBe(before);
+    // The tidy address is the page (from the cache), and one the page does not understand is left to it.
+    expect((await proxy(new NextRequest("http://notes.test/?tag=sparse-attention", { headers: { host: "notes.test", accept: "text/html" } }))).status).toBe(
+      200,
+    );
+    expect((await proxy(new NextRequest("http://notes.test/?status=nonsense&tag=", { headers: { host: "notes.test", accept: "text/html" } }))).status).toBe(
+      200,
+    );
+  });
+});
