@@ -1,7 +1,6 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { buttonClass } from "@/components/ui/button";
 import styles from "./studio.module.css";
@@ -43,7 +42,6 @@ async function credentialsSignIn(token: Promise<string | null>, fields: { name: 
 
 /** The studio's own sign-in form: an account and password (next-auth credentials), and any OAuth provider that is switched on. */
 export function SignInForm({ callbackUrl, providers, error }: { callbackUrl: string; providers: { id: string; name: string }[]; error: string | null }) {
-  const router = useRouter();
   const [problem, setProblem] = useState<string | null>(error);
   const [pending, setPending] = useState(false);
   const token = useRef<Promise<string | null> | null>(null);
@@ -63,10 +61,8 @@ export function SignInForm({ callbackUrl, providers, error }: { callbackUrl: str
         callbackUrl,
       });
       if (!failed) {
-        // In the page already loaded: to the page asked for, then every server component again
-        // (the layout's header is shared with this page and would still say "Sign in").
-        router.replace(callbackUrl);
-        router.refresh();
+        // A full load, so every server component sees the new session cookie.
+        window.location.assign(callbackUrl);
         return;
       }
       setProblem(failed === "CredentialsSignin" ? "wrong account name or password" : failed);
