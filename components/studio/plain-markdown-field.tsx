@@ -1,7 +1,6 @@
 "use client";
 
-import { createElement, useSyncExternalStore, type ComponentProps } from "react";
-import type MarkdownField from "./markdown-field";
+import { lazy, useSyncExternalStore } from "react";
 import styles from "./studio.module.css";
 
 /**
@@ -50,24 +49,16 @@ type Caret = { id: string; start: number; end: number };
 // Asked for as soon as this module runs in the browser (never on the server: the editor is not
 // rendered there).
 const chunk = typeof window === "undefined" ? null : import("./markdown-field");
-let loadedField: typeof MarkdownField | null = null;
 
-/**
- * The Markdown editor, once its chunk is here (`markdownFieldChunk.ready`). Rendered at once, not
- * through React.lazy: a lazy component suspends once even when its chunk is in, and the fallback
- * in between would take the focus away from whoever is typing.
- */
-export function LoadedMarkdownField(props: ComponentProps<typeof MarkdownField>) {
-  return loadedField ? createElement(loadedField, props) : null;
-}
+/** The Markdown editor, once its chunk is here (`markdownFieldChunk.ready`). */
+export const LoadedMarkdownField = lazy(() => chunk ?? import("./markdown-field"));
 
 function chunkStore() {
   let ready = false;
   let caret: Caret | null = null;
   const listeners = new Set<() => void>();
   void chunk?.then(
-    (m) => {
-      loadedField = m.default;
+    () => {
       const active = document.activeElement;
       if (active instanceof HTMLTextAreaElement && active.hasAttribute("data-plain-markdown")) {
         caret = { id: active.id, start: active.selectionStart, end: active.selectionEnd };

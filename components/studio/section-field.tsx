@@ -1,6 +1,6 @@
 "use client";
 
-import { useLayoutEffect, useSyncExternalStore } from "react";
+import { Suspense, useLayoutEffect, useSyncExternalStore } from "react";
 import type { Where } from "@/lib/rules/api-errors";
 import type { NoteChoice } from "@/lib/hooks/note-choices";
 import { FieldError } from "./field-error";
@@ -43,10 +43,10 @@ export function SectionField(props: {
       <p className={styles.hint}>{props.hint}</p>
       <div className={styles.markdown}>
         {loaded ? (
-          <>
+          <Suspense fallback={<PlainMarkdownField {...field} />}>
             <LoadedMarkdownField {...field} name={props.name} notes={props.notes} />
             <RestoreCaret id={id} />
-          </>
+          </Suspense>
         ) : (
           <PlainMarkdownField {...field} />
         )}
