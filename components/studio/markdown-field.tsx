@@ -12,8 +12,8 @@ import styles from "./studio.module.css";
  * One section's Markdown field: Write or Preview (one pane, so it works at 390 px), a field that
  * grows with its text, and a short toolbar (bold, italic, link, code, code block, list, table,
  * diagram, link to a note, image). The preview runs the public pages' pipeline and wears their
- * `.prose` styles, so it is what a reader will see. Loaded only by the studio's editor, in a
- * chunk of its own (./plain-markdown-field.tsx asks for it; never on the server's public pages).
+ * `.prose` styles, so it is what a reader will see. Loaded only by the studio's editor
+ * (next/dynamic, never on the server's public pages).
  *
  * The textarea is the library's own; paste and drop handlers go on it through `textareaProps`.
  */
