@@ -11,6 +11,7 @@ import { sessionSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/env";
 import { commitNonce } from "./csp";
 import { pageCacheUrl } from "./page-query";
+import { withSecurityHeaders } from "./security-headers";
 import { etagFor, originVary, requestOrigin } from "@/lib/origin";
 
 /**
