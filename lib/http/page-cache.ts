@@ -368,8 +368,9 @@ async function fill(ask: Ask, commit: string, key: string): Promise<void> {
 /**
  * This server's own address, where a fill is sent: loopback on the port it listens on. `npm start`
  * is `next start -p ${PORT:-3000}` on every interface, and `next start` leaves PORT set to the port
- * it listens on; without it (a test, a script) nothing is filled. (Not Next's private `__NEXT_PRIVATE_ORIGIN`: a server bound to one address other
- * than loopback with `-H` gets no fill, and renders every page as it would without this cache.)
+ * it listens on; without it (a test, a script) nothing is filled. (Not Next's private
+ * `__NEXT_PRIVATE_ORIGIN`: a server bound to one address other than loopback with `-H` gets no
+ * fill, and renders every page as it would without this cache.)
  */
 function selfOrigin(): string | null {
   const port = process.env.PORT;
