@@ -8,7 +8,10 @@ import type { ReactNode } from "react";
  *
  * The archive's name and a `page` link lead to public pages, which load as documents from the page
  * cache (docs/decisions/public-links-are-plain-links.md): a plain <a>, nothing to hydrate or
- * prefetch. The studio's own links stay Next's <Link> (client-side navigation).
+ * prefetch. The studio's own links stay Next's <Link> (client-side navigation), without prefetch:
+ * every studio page is rendered per request, so a prefetch is a server render of the whole header
+ * (eight of them on each page the studio opens, on the same two cores as the page's own requests)
+ * for a click that has to fetch the page anyway.
  */
 export type HeaderLink = { href: string; label: string; current?: boolean; page?: boolean };
 
@@ -45,7 +48,7 @@ export function SiteHeader({
                       {l.label}
                     </a>
                   ) : (
-                    <Link href={l.href} aria-current={l.current ? "page" : undefined}>
+                    <Link href={l.href} prefetch={false} aria-current={l.current ? "page" : undefined}>
                       {l.label}
                     </Link>
                   )}

@@ -42,7 +42,9 @@ test("the editor's preview draws a diagram and explains a broken one, even when 
   await expect(preview.locator("figure.diagram-error pre code")).toHaveText("not a diagram");
 });
 
-test("the editor's preview highlights code as the page does, loading only the grammar it shows, even when it arrives late", async ({ page }) => {
+test("the editor's preview highlights code as the page does, loading only the grammar it shows (and no diagram renderer), even when it arrives late", async ({
+  page,
+}) => {
   let release: () => void = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   const scripts: string[] = [];
@@ -75,8 +77,10 @@ test("the editor's preview highlights code as the page does, loading only the gr
   const colours = await block.locator("span[class*='hl-']").evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size);
   expect(colours).toBeGreaterThan(1);
 
-  // Only the grammar shown came to the browser: TypeScript's, not Rust's, Kotlin's or C++'s.
+  // Only the grammar shown came to the browser: TypeScript's, not Rust's, Kotlin's or C++'s, and not
+  // the diagram renderer (1.6 MB of script) for a page that shows no diagram.
   expect(scripts.some((s) => s.includes("source.ts"))).toBe(true);
+  expect(scripts.filter((s) => s.includes("Invalid mermaid header")).length, "diagram renderer chunks loaded").toBe(0);
   for (const scope of ["source.rust", "source.kotlin", "source.cpp"])
     expect(
       scripts.filter((s) => s.includes(scope)),

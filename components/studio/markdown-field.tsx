@@ -2,7 +2,7 @@
 
 import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import MDEditor, { commands, type ICommand, type MDEditorProps, type TextAreaTextApi } from "@uiw/react-md-editor/nohighlight";
-import { onPreviewChunk, previewChunkCount, previewDiagramsReady, previewOptions } from "@/lib/render/preview";
+import { diagramsPending, onPreviewChunk, previewChunkCount, previewOptions } from "@/lib/render/preview";
 import { AltTextDialog } from "./alt-text-dialog";
 import { NoteLinkDialog, type NoteChoice } from "./note-link-dialog";
 import { useImageUpload } from "./use-image-upload";
@@ -42,9 +42,10 @@ export default function MarkdownField(props: {
   // renders again and draws what it could not before, without waiting for the next keystroke.
   const chunks = useSyncExternalStore(onPreviewChunk, previewChunkCount, previewChunkCount);
   // The public pages' sanitising rules, so the preview shows what publishing will show.
+  const busy = diagramsPending(props.value);
   const preview = useMemo(
-    () => ({ ...previewOptions(props.id), className: "prose", wrapperElement: { "aria-busy": !previewDiagramsReady(), "data-preview-chunks": chunks } }),
-    [props.id, chunks],
+    () => ({ ...previewOptions(props.id), className: "prose", wrapperElement: { "aria-busy": busy, "data-preview-chunks": chunks } }),
+    [props.id, chunks, busy],
   );
   // Paste, drop or pick an image: uploaded, asked for alt text, inserted as ![alt](assets/…).
   const images = useImageUpload({ value: props.value, onChange: props.onChange, readOnly: props.readOnly });

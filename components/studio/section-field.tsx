@@ -6,7 +6,13 @@ import type { NoteChoice } from "@/lib/hooks/note-choices";
 import { FieldError } from "./field-error";
 import styles from "./studio.module.css";
 
-const MarkdownField = dynamic(() => import("./markdown-field"), {
+// The Markdown editor is a chunk of its own (it cannot render on the server). Asked for as soon as
+// this module runs in the browser, beside the page's other scripts, rather than when the first
+// field mounts after hydration: that waited for hydration and then a round trip (bench:studio).
+const loadMarkdownField = () => import("./markdown-field");
+if (typeof window !== "undefined") void loadMarkdownField();
+
+const MarkdownField = dynamic(loadMarkdownField, {
   ssr: false,
   loading: () => <p className={styles.loading}>Loading the editor…</p>,
 });

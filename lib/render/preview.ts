@@ -11,14 +11,14 @@ import { highlightInPreview, onPreviewGrammar, previewLabel } from "./preview-co
  * `vbscript:` link was a live anchor in the preview that the published page never shows.
  *
  * Mermaid blocks are drawn by the same renderer and checks as on the server (./diagram-svg.ts), a
- * refused block shows its source and reason the same way. The renderer is a separate chunk, loaded
- * when a field first previews; until it is there a block shows its source, marked as pending. Code
+ * refused block shows its source and reason the same way. The renderer is a separate chunk (about
+ * 480 KB compressed, 1.6 MB of script to compile), loaded when a preview first shows a Mermaid block,
+ * not when a field opens; until it is there a block shows its source, marked as pending. Code
  * is highlighted as on the page, each grammar loaded as its own chunk when a block in its language
  * is first previewed (./preview-code.ts); until it arrives the block shows plain under its label.
  * Either kind of chunk arriving is one event, `onPreviewChunk`, on which a field renders again.
  */
 export function previewOptions(fieldId: string): NonNullable<MDEditorProps["previewOptions"]> {
-  if (typeof window !== "undefined") void loadPreviewDiagrams();
   const remark = sectionRemarkPlugins();
   const rehype = sectionRehypePlugins(`${fieldId}-preview-`, { draw: drawInPreview, code: [rehypePreviewCode] });
   return {
@@ -47,6 +47,12 @@ export function loadPreviewDiagrams(): Promise<void> {
 /** Whether Mermaid blocks are drawn yet (until then they show as pending). */
 export const previewDiagramsReady = () => toSvg !== null;
 
+// A fenced block opened with ``` or ~~~ and the info string "mermaid" (CommonMark: up to 3 spaces in).
+const MERMAID_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*mermaid(?![^\s])/m;
+
+/** Whether a preview of `markdown` shows a diagram still waiting for the renderer (aria-busy). */
+export const diagramsPending = (markdown: string) => toSvg === null && MERMAID_FENCE.test(markdown);
+
 // One "a preview chunk arrived" signal for the diagram renderer and every code grammar: a preview
 // rendered before a chunk came shows a pending diagram or a plain block, and is drawn again when it
 // comes, without waiting for a keystroke. The count is the snapshot a field renders from
@@ -70,7 +76,11 @@ export function onPreviewChunk(listener: () => void): () => void {
 export const previewChunkCount = () => arrivals;
 
 const drawInPreview: DrawDiagram = (source) => {
-  if (!toSvg) return null;
+  if (!toSvg) {
+    // The first diagram a preview shows asks for the renderer; it draws when the chunk arrives.
+    if (typeof window !== "undefined") void loadPreviewDiagrams();
+    return null;
+  }
   // The preview renders on every keystroke: unchanged blocks are not laid out again.
   let result = drawn.get(source);
   if (!result) {

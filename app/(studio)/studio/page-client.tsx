@@ -70,7 +70,8 @@ function NoteTable({ caption, notes, empty, reviewer }: { caption: string; notes
         {notes.map((n) => (
           <tr key={n.id}>
             <td>
-              <Link href={href(n)}>
+              {/* No prefetch: each would be a server render of an editor page, about 20 per list. */}
+              <Link href={href(n)} prefetch={false}>
                 <span className={styles.noteId}>{n.id}</span> {n.title}
               </Link>
             </td>
