@@ -4,6 +4,8 @@
  * crawler's I/O so each rule can be tested on its own (export-paths.test.ts).
  */
 
+import { withoutScripts } from "@/lib/http/without-scripts";
+
 /** Paths the export never writes: the studio and its API, sign-in, and what only a server can answer. */
 const SERVER_ONLY = [
   /^\/studio(\/|$)/,
@@ -117,15 +119,11 @@ function unescapeHtml(s: string): string {
 }
 
 /**
- * An exported page carries no script: Next's bootstrap and RSC payload exist to hydrate and
- * navigate client-side, which the public pages do not need (they are server components, readable
- * without JS), and they hold the server's per-commit CSP nonce, which no static server could match.
- * nginx then sends a policy that allows no script at all (deploy/nginx-static.conf).
+ * An exported page carries no script (lib/http/without-scripts.ts: the page cache already serves
+ * public pages so) and no nonce: the server's nonce is per commit, and no static server could send
+ * the policy that matches it. nginx then sends a policy that allows no script at all
+ * (deploy/nginx-static.conf).
  */
 export function staticHtml(html: string): string {
-  return html
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "")
-    .replace(/<link\b[^>]*\brel="(?:preload|modulepreload)"[^>]*\bas="script"[^>]*\/?>/gi, "")
-    .replace(/<link\b[^>]*\bas="script"[^>]*\brel="(?:preload|modulepreload)"[^>]*\/?>/gi, "")
-    .replace(/\snonce="[^"]*"/g, "");
+  return withoutScripts(html).replace(/\snonce="[^"]*"/g, "");
 }

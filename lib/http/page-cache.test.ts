@@ -34,7 +34,15 @@ const server = http.createServer((req, res) => {
     return;
   }
   res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-  res.end(`<!doctype html><p>rendered ${req.url}</p>`);
+  // As Next renders a page: its client runtime's preload, chunks and inline payload around the markup.
+  const runtime = [
+    `<link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/a.js" nonce="n0"/>`,
+    `<script src="/_next/static/chunks/a.js" async="" nonce="n0"></script>`,
+  ];
+  res.end(
+    `<!doctype html><html><head><link rel="stylesheet" href="/_next/static/chunks/s.css" nonce="n0"/>${runtime.join("")}</head>` +
+      `<body><p>rendered ${req.url}</p><script nonce="n0">self.__next_f.push([1,"rendered"])</script></body></html>`,
+  );
 });
 
 beforeAll(async () => {
@@ -127,6 +135,18 @@ describe("what the page cache answers", () => {
     expect(asked.length).toBe(before);
     // Nobody's browser: curl, an agent, a proxy in front; the page from memory.
     expect((await get("http://notes.test/?view=table"))?.status).toBe(200);
+  });
+});
+
+describe("a page as the cache serves it", () => {
+  it("has no script and no script preload (Next's client runtime), and everything else as rendered", async () => {
+    const page = await get("http://notes.test/phases/runtime-free");
+    expect(page?.status).toBe(200);
+    const html = await page!.text();
+    expect(html).not.toMatch(/<script|as="script"|__next_f/);
+    expect(html).toContain('<link rel="stylesheet" href="/_next/static/chunks/s.css" nonce="n0"/>');
+    expect(html).toContain("<p>rendered /phases/runtime-free</p>");
+    expect(Number(page!.headers.get("content-length"))).toBe(Buffer.byteLength(html));
   });
 });
 

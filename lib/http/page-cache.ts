@@ -12,11 +12,13 @@ import { config } from "@/lib/env";
 import { commitNonce } from "./csp";
 import { pageCacheUrl } from "./page-query";
 import { withSecurityHeaders } from "./security-headers";
+import { withoutScripts } from "./without-scripts";
 import { etagFor, originVary, requestOrigin } from "@/lib/origin";
 
 /**
  * Public HTML pages, rendered once per content commit and origin, then served from memory until
- * `main` moves. Every request reads main's commit fresh (a ref file), so a commit made with plain
+ * `main` moves, without Next's client runtime (./without-scripts.ts: they read and work as plain
+ * HTML). Every request reads main's commit fresh (a ref file), so a commit made with plain
  * git is a new key and renders on the very next request. The tag is the commit (with the page and
  * origin hashed), answered 304 on a match; `Cache-Control: no-cache` lets browsers and shared
  * caches keep a page and revalidate it. The studio, the API and sign-in never come here.
@@ -359,10 +361,12 @@ async function fill(ask: Ask, commit: string, key: string): Promise<void> {
     if ((kind === "page" ? HOP : AGENT_HOP).has(name) || name.startsWith("x-middleware") || value === undefined) continue;
     kept.push([name, Array.isArray(value) ? value.join(", ") : value]);
   }
-  await answerBytes(s.view as never, key, async () => answer.body.toString("utf8"));
+  // A page is kept without Next's client runtime (./without-scripts.ts); an agent format as built.
+  const text = kind === "page" ? withoutScripts(answer.body.toString("utf8")) : answer.body.toString("utf8");
+  await answerBytes(s.view as never, key, async () => text);
   s.pages.set(key, { kind, headers: kept });
   // On disk for the next start, behind this answer (a failed write costs only that).
-  if (!PER_QUERY.test(ask.path)) void persistPage(commit, { kind, key, headers: kept, body: answer.body });
+  if (!PER_QUERY.test(ask.path)) void persistPage(commit, { kind, key, headers: kept, body: Buffer.from(text, "utf8") });
 }
 
 /**
