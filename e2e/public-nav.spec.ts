@@ -222,8 +222,8 @@ function inPhaseOrder(names: string[]): string[] {
 }
 
 test.describe("a public page's links are plain links", () => {
-  // Public pages load as documents from the page cache, so Next's router has nothing to fetch for a
-  // link: a prefetch per link in view was a request (and main-thread work) on every page a reader
+  // Public pages load as documents from the page cache, without Next's router, so nothing fetches
+  // for a link: a prefetch per link in view was a request (and main-thread work) on every page a reader
   // opened, which Lighthouse counted against it (docs/decisions/public-links-are-plain-links.md).
   for (const path of ["/", "/notes/AFN-016", "/search?q=sparse+attention"]) {
     test(`${path} asks the server for nothing once it has loaded, and a link loads its page`, async ({ page }) => {
@@ -232,8 +232,9 @@ test.describe("a public page's links are plain links", () => {
         if (new URL(r.url()).searchParams.has("_rsc") || r.headers()["rsc"]) routerFetches.push(r.url());
       });
       await page.goto(path);
-      // Hydrated (React has attached to the page), then every link scrolled into view.
-      await page.waitForFunction(() => Object.keys(document.querySelector("main") ?? {}).some((k) => k.startsWith("__react")));
+      // Loaded (no script runs on a public page: docs/decisions/public-pages-without-the-client-runtime.md),
+      // then every link scrolled into view.
+      await page.waitForLoadState("load");
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
       await page.waitForLoadState("networkidle");
       expect(routerFetches).toEqual([]);
