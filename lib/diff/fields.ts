@@ -1,13 +1,16 @@
 import { BOUNDARY_LABEL, SECTIONS, STATUS_LABEL, type Note } from "@/lib/notes/schema";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 
 /**
  * A note as the fields a reader compares between two revisions, in page order, each as text or as
  * a list (tags, related notes, boundaries). What a field is called here is what the diff shows.
+ * `titles` are the renamed phases of the commit the page reads (lib/content/phases.ts
+ * `phaseTitlesAt`): a note's phase is shown by its title, with the name it carries beside it.
  */
 
 export type FieldValue = { field: string; label: string } & ({ kind: "text"; value: string } | { kind: "list"; value: string[] });
 
-export function comparableFields(note: Note): FieldValue[] {
+export function comparableFields(note: Note, titles: PhaseTitles = {}): FieldValue[] {
   const text = (field: string, label: string, value: string | undefined): FieldValue => ({ field, label, kind: "text", value: value ?? "" });
   const list = (field: string, label: string, value: string[]): FieldValue => ({ field, label, kind: "list", value });
   return [
@@ -19,7 +22,7 @@ export function comparableFields(note: Note): FieldValue[] {
       "Boundaries",
       note.boundaries.map((b) => BOUNDARY_LABEL[b]),
     ),
-    text("phase", "Phase", note.phase),
+    text("phase", "Phase", phaseWords(titles, note.phase)),
     list("tags", "Tags", note.tags),
     text("core", "Core decision", note.core ? `${note.core.rank}. ${note.core.label}` : ""),
     list("related", "Related notes", note.related),
@@ -30,4 +33,10 @@ export function comparableFields(note: Note): FieldValue[] {
     text("provenance", "Provenance", note.provenance ? [note.provenance.source, note.provenance.detail].filter(Boolean).join(": ") : ""),
     ...SECTIONS.map((s) => text(s.key, s.heading, note.sections[s.key])),
   ];
+}
+
+/** "Agents in operation (the note's phase field says "agent operations")" for a renamed phase, as a note's `.txt` says it; else the name. */
+export function phaseWords(titles: PhaseTitles, name: string): string {
+  const shown = shownPhase(titles, name);
+  return shown === name ? name : `${shown} (the note's phase field says "${name}")`;
 }

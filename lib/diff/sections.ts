@@ -1,5 +1,6 @@
 import { diffArrays, diffLines, diffWordsWithSpace, type Change } from "diff";
 import type { Note } from "@/lib/notes/schema";
+import type { PhaseTitles } from "@/lib/phases/schema";
 import { comparableFields, type FieldValue } from "./fields";
 
 /**
@@ -20,11 +21,14 @@ export type FieldDiff = {
 const CONTEXT = 120; // characters of unchanged text kept on each side of a change
 const FOLD = CONTEXT * 2 + 80; // unchanged text longer than this is folded
 
-/** Changes from `before` to `after` (null before: the note's first revision, every field added). */
-export function diffNotes(before: Note | null, after: Note): FieldDiff[] {
-  const old = new Map(before ? comparableFields(before).map((f) => [f.field, f]) : []);
+/**
+ * Changes from `before` to `after` (null before: the note's first revision, every field added);
+ * `titles`, the renamed phases of the commit read, name a phase by its title (./fields.ts).
+ */
+export function diffNotes(before: Note | null, after: Note, titles: PhaseTitles = {}): FieldDiff[] {
+  const old = new Map(before ? comparableFields(before, titles).map((f) => [f.field, f]) : []);
   const out: FieldDiff[] = [];
-  for (const field of comparableFields(after)) {
+  for (const field of comparableFields(after, titles)) {
     const diff = diffField(old.get(field.field), field);
     if (diff) out.push(diff);
   }

@@ -1,6 +1,7 @@
 import "server-only";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Note } from "@/lib/notes/schema";
+import type { PhaseTitles } from "@/lib/phases/schema";
 import { diffNotes, type FieldDiff } from "@/lib/diff/sections";
 import { MAIN_REF, notePath } from "@/lib/working-copy/layout";
 
@@ -23,8 +24,11 @@ export type ReviewComparison = {
   baseLabel: string;
 };
 
-/** The parts of the studio's note view the comparison reads (review does not import the studio). */
-export type ReviewedNote = { id: string; revision: string; noteRevision: string; published: boolean };
+/**
+ * The parts of the studio's note view the comparison reads (review does not import the studio);
+ * `phaseTitles`, main's renamed phases, name a phase by its title in the diff.
+ */
+export type ReviewedNote = { id: string; revision: string; noteRevision: string; published: boolean; phaseTitles: PhaseTitles };
 
 /** "3 Dec, 07:38" (UTC): how people name a version; the short commit id is only a detail. */
 export function versionDate(iso: string): string {
@@ -57,5 +61,5 @@ export async function compareForReview(view: ReviewedNote, note: Note, opts: { a
     before = then?.ok ? then.note : null;
   }
   // An earlier revision that does not parse (written with plain git) compares as an empty note.
-  return { base: chosen.value, choices, diffs: diffNotes(before, note), baseLabel: chosen.label.replace(/ · [0-9a-f]{7}$/, "") };
+  return { base: chosen.value, choices, diffs: diffNotes(before, note, view.phaseTitles), baseLabel: chosen.label.replace(/ · [0-9a-f]{7}$/, "") };
 }

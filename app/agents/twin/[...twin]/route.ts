@@ -78,7 +78,8 @@ export async function GET(request: Request, context: { params: Promise<{ twin: s
       case "history": {
         const note = view.byId.get(page.id);
         if (!note) return missing(`no published note ${page.id}`);
-        return { body: historyTwin(view, urls, note, await publishedHistory(view, note.id), diffNotes) };
+        const [revisions, titles] = await Promise.all([publishedHistory(view, note.id), phaseTitlesAt(view.commit)]);
+        return { body: historyTwin(view, urls, note, revisions, (before, after) => diffNotes(before, after, titles)) };
       }
       default:
         return missing(`"${path}" is not a public page with a Markdown twin`);

@@ -5,6 +5,7 @@ import { DiffView } from "@/components/diff-view";
 import { RevisionDate } from "@/components/revision-date";
 import { StatusBadge } from "@/components/status-badge";
 import { diffNotes } from "@/lib/diff/sections";
+import { phaseTitlesAt } from "@/lib/content/phases";
 import { publishedHistory } from "@/lib/public/history";
 import { approvalWords } from "@/lib/public/revision-words";
 import { pageMetadata } from "@/lib/public/meta";
@@ -37,7 +38,7 @@ export default async function HistoryPage({ params }: Props) {
   if (!found) notFound();
   const { view, note } = found;
   // Revisions up to the commit this page is read from (a newer one shows on the next request).
-  const revisions = await publishedHistory(view, note.id);
+  const [revisions, titles] = await Promise.all([publishedHistory(view, note.id), phaseTitlesAt(view.commit)]);
 
   return (
     <article className="history" aria-labelledby="history-title">
@@ -80,7 +81,7 @@ export default async function HistoryPage({ params }: Props) {
               {previous ? (
                 <>
                   <h3 className="visually-hidden">Changes since the previous revision</h3>
-                  <DiffView diffs={diffNotes(previous.note, rev.note)} />
+                  <DiffView diffs={diffNotes(previous.note, rev.note, titles)} />
                 </>
               ) : (
                 <p className="empty">First published revision: the note as it first appeared on the archive.</p>
