@@ -18,7 +18,10 @@ import { readSide } from "@/lib/read-model/read-side";
  * Callers go through ./index.ts, which chooses where.
  */
 
-/** What ranking needs of a note: its id and the short fields the exact-phrase rule reads. */
+/**
+ * What ranking needs of a note: its id and the short fields the exact-phrase rule reads. Its `phase`
+ * is the phase as search reads it (./fields.ts `searchedPhase`: a renamed phase's title with its name).
+ */
 export type SearchNote = Pick<Note, "id" | "title" | "tags" | "summary" | "phase" | "core">;
 /** The notes an index holds, by id, at one commit: a published view, or the worker's copy of one. */
 export type SearchView = { commit: string; byId: ReadonlyMap<string, SearchNote> };

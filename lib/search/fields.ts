@@ -1,4 +1,5 @@
 import { BOUNDARY_LABEL, SECTIONS, STATUS_LABEL, type Note, type SectionKey } from "@/lib/notes/schema";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { sectionPlainText } from "./markup-free-text";
 
 /**
@@ -24,6 +25,17 @@ export type SearchField = (typeof SEARCH_FIELDS)[number]["field"];
 export const FIELD_LABEL: Record<string, string> = Object.fromEntries(SEARCH_FIELDS.map((f) => [f.field, f.label]));
 
 export type SearchDocument = { id: string } & Record<string, string>;
+
+/**
+ * A note's phase as search reads it, the `phase` of the note an index is given (./index.ts
+ * `searchView`): a renamed phase's title and then, in brackets, the name notes carry, so either
+ * finds the note and the passage shows both; a phase never renamed, its name as before. `titles`
+ * are the commit's renamed phases (lib/content/phases.ts `phaseTitlesAt`).
+ */
+export function searchedPhase(titles: PhaseTitles, name: string): string {
+  const shown = shownPhase(titles, name);
+  return shown === name ? name : `${shown} (${name})`;
+}
 
 const SECTION_KEYS = new Set<string>(SECTIONS.map((s) => s.key));
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Note } from "@/lib/notes/schema";
-import { searchNotes } from "./index";
+import { liveIndex, searchNotes, searchView } from "./index";
+import { newSearchIndex, rankQuery } from "./engine";
+import { searchDocument } from "./fields";
 import { seedNotes, viewOf as viewAt } from "@/lib/testing/seed";
 
 // The archive's own 21 notes, as the published view would list them.
@@ -67,5 +69,53 @@ describe("searchNotes", () => {
     expect((await searchNotes(viewOf([...seed, extra]), "quasicrystal"))[0]?.id).toBe("AFN-950");
     // The earlier commit's index is unchanged.
     expect(await searchNotes(view, "quasicrystal")).toEqual([]);
+  });
+});
+
+describe("a renamed phase's title", () => {
+  const phase5 = seed.filter((n) => n.phase === "5").map((n) => n.id);
+  const queries = ["quantised kernels", "kernels", "Phase 5", "sparse attention", "zephyr quorum", "5"];
+
+  // The live index, moved commit by commit, ranks as an index built afresh from the same view.
+  const rankedAsFresh = (at: ReturnType<typeof viewOf>, titles: Record<string, string>) => {
+    const searched = searchView(at, titles);
+    const fresh = newSearchIndex();
+    for (const note of searched.notes) fresh.add(searchDocument(note));
+    const live = liveIndex()!;
+    expect(live.commit).toBe(at.commit);
+    for (const q of queries) expect(rankQuery(searched, live.search, q, 20), q).toEqual(rankQuery(searched, fresh, q, 20));
+  };
+
+  it("is searched as the phase, and after the next rename only the new title is; a view with no phase renamed is searched as it is", async () => {
+    expect(searchView(view, {})).toBe(view);
+    const one = viewOf(seed);
+    const hits = await searchNotes(one, "quantised kernels", { titles: { "5": "Quantised kernels" } });
+    expect(
+      hits
+        .slice(0, phase5.length)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual([...phase5].sort());
+    expect(hits[0]).toMatchObject({ field: "phase", passage: "Phase Quantised kernels (5)" });
+    rankedAsFresh(one, { "5": "Quantised kernels" });
+
+    // The next commit renames it again: its notes move in the index, the old title matches nothing.
+    const two = viewOf(seed);
+    expect((await searchNotes(two, "quantised", { titles: { "5": "Zephyr quorum" } })).map((h) => h.id)).toEqual([]);
+    expect(
+      (await searchNotes(two, "zephyr quorum", { titles: { "5": "Zephyr quorum" } }))
+        .slice(0, phase5.length)
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual([...phase5].sort());
+    rankedAsFresh(two, { "5": "Zephyr quorum" });
+
+    // Back to its name: as before any rename.
+    const three = viewOf(seed);
+    expect(await searchNotes(three, "zephyr quorum", { titles: {} })).toEqual([]);
+    rankedAsFresh(three, {});
+    expect((await searchNotes(three, "sparse attention")).map((h) => [h.id, h.score])).toEqual(
+      (await searchNotes(view, "sparse attention")).map((h) => [h.id, h.score]),
+    );
   });
 });

@@ -1,12 +1,16 @@
 import fs from "node:fs";
 import { LRUCache } from "lru-cache";
 import { isMainThread, Worker } from "node:worker_threads";
+import { phaseTitlesAt, readPhases } from "@/lib/content/phases";
 import type { PublishedView } from "@/lib/content/published";
 import { publishedNotes } from "@/lib/content/published-notes";
+import type { Note } from "@/lib/notes/schema";
+import { phaseTitlesOf, type PhaseTitles } from "@/lib/phases/schema";
 import { searchIndexFile } from "@/lib/read-model";
 import { readSide } from "@/lib/read-model/read-side";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { engineReady, searchInThread, searchQuery, withPassage, type SearchHit } from "./engine";
+import { searchedPhase } from "./fields";
 import { SearchWorker, type Restore } from "./worker-client";
 
 /**
@@ -17,6 +21,10 @@ import { SearchWorker, type Restore } from "./worker-client";
  * (./engine.ts) runs in this thread. Either way a query's answer is the same, and so is its
  * passage, cut here from the whole note for the returned hits only. The worker keeps its index
  * in the read model's folder, so a restart loads it and moves it by the notes changed since.
+ *
+ * A renamed phase's title is searched too: callers pass the commit's renamed phases (`titles`,
+ * lib/content/phases.ts `phaseTitlesAt`; none in tests and scripts), and the index is given the
+ * view as `searchView` makes it.
  */
 
 export { FIELD_LABEL, liveIndex, moveIndex, newSearchIndex, type SearchHit } from "./engine";
@@ -41,10 +49,54 @@ function searchWorker(): SearchWorker | null {
   return s.worker && !s.worker.failed ? s.worker : null;
 }
 
-/** The saved index's file and the published notes at its commit, read from the content store. */
+/**
+ * The view as search indexes it: each note of a renamed phase is a copy whose `phase` reads the
+ * title with the name (./fields.ts `searchedPhase`), so the phase field, the exact-phrase rule and
+ * the passage see the title, in the worker too (it is sent the notes, and keeps and saves their
+ * `phase`). A note's copy is kept while its phase reads the same, so the index moves by the notes
+ * whose file or phase title changed (engine.ts `noteChanges` compares objects), and a rename's
+ * commit moves it by that phase's notes: the new title matches, the old one no longer does. With
+ * no phase renamed it is the view itself.
+ */
+export function searchView(view: PublishedView, titles: PhaseTitles): PublishedView {
+  const key = JSON.stringify(titles);
+  const kept = searchViews.get(view);
+  if (kept?.key === key) return kept.view;
+  const searched = Object.keys(titles).length ? withPhaseTitles(view, titles) : view;
+  searchViews.set(view, { key, view: searched });
+  return searched;
+}
+
+const searchViews = new WeakMap<PublishedView, { key: string; view: PublishedView }>();
+const copies = new WeakMap<Note, Note>();
+
+function searchedNote(note: Note, titles: PhaseTitles): Note {
+  const phase = searchedPhase(titles, note.phase);
+  if (phase === note.phase) return note;
+  let copy = copies.get(note);
+  if (copy?.phase !== phase) copies.set(note, (copy = { ...note, phase }));
+  return copy;
+}
+
+function withPhaseTitles(view: PublishedView, titles: PhaseTitles): PublishedView {
+  const byId = searchedNotes(view.byId, titles);
+  return { ...view, notes: view.notes.map((note) => byId.get(note.id) ?? searchedNote(note, titles)), byId };
+}
+
+const searchedNotes = (notes: ReadonlyMap<string, Note>, titles: PhaseTitles): ReadonlyMap<string, Note> =>
+  new Map([...notes].map(([id, note]) => [id, searchedNote(note, titles)]));
+
+/**
+ * The saved index's file and the published notes at its commit, read from the content store, as
+ * search read them then (with that commit's phase titles), so the index forgets exactly what it held.
+ */
 function restoreFrom(): Restore | null {
   const file = searchIndexFile();
-  const notesAt = async (commit: string) => publishedNotes(await (await getContentStore()).snapshot(commit));
+  const notesAt = async (commit: string) => {
+    const store = await getContentStore();
+    const [notes, phases] = await Promise.all([store.snapshot(commit).then(publishedNotes), readPhases(store, commit)]);
+    return searchedNotes(notes, phaseTitlesOf(phases.map((p) => p.phase)));
+  };
   return file ? { file, notesAt } : null;
 }
 
@@ -63,11 +115,16 @@ export async function loadSavedIndex(view: Promise<PublishedView>): Promise<void
   const worker = file && fs.existsSync(file) ? searchWorker() : null;
   if (!worker) return;
   worker.preload();
-  await searchReady(await view);
+  const published = await view;
+  await searchReady(published, await phaseTitlesAt(published.commit));
 }
 
-/** Resolves once a search on this view can be answered: the index exists, in the worker or here. */
-export async function searchReady(view: PublishedView): Promise<void> {
+/**
+ * Resolves once a search on this view can be answered: the index exists, in the worker or here.
+ * `titles`: the view's commit's renamed phases, as its searches will pass them.
+ */
+export async function searchReady(published: PublishedView, titles: PhaseTitles = {}): Promise<void> {
+  const view = searchView(published, titles);
   const worker = searchWorker();
   if (worker) {
     try {
@@ -88,12 +145,17 @@ export function forgetAnswers(): void {
   kept().clear();
 }
 
-/** The best `limit` notes for `q` (50 by default), each with the passage that matched. */
-export async function searchNotes(view: PublishedView, q: string, opts: { limit?: number } = {}): Promise<SearchHit[]> {
+/**
+ * The best `limit` notes for `q` (50 by default), each with the passage that matched. `titles`: the
+ * view's commit's renamed phases (`phaseTitlesAt`), whose titles are searched as the phase.
+ */
+export async function searchNotes(published: PublishedView, q: string, opts: { limit?: number; titles?: PhaseTitles } = {}): Promise<SearchHit[]> {
   const query = searchQuery(q);
   if (!query) return [];
   const limit = opts.limit ?? 50;
-  const key = `${view.commit}\u0000${limit}\u0000${query}`;
+  const titles = opts.titles ?? {};
+  const view = searchView(published, titles);
+  const key = `${view.commit}\u0000${limit}\u0000${JSON.stringify(titles)}\u0000${query}`;
   const answers = kept();
   const known = answers.get(key);
   if (known) return known.map((hit) => ({ ...hit }));

@@ -47,8 +47,10 @@ export default async function SearchPage({ searchParams }: Props) {
   await connection();
   const q = await query(searchParams);
   const view = await getPublishedView();
-  if (q) await searchReady(view);
-  const hits = q ? await searchNotes(view, q, { limit: 50 }) : [];
+  // A renamed phase's title is searched as its phase, and shown by the browse list.
+  const titles = await phaseTitlesAt(view.commit);
+  if (q) await searchReady(view, titles);
+  const hits = q ? await searchNotes(view, q, { limit: 50, titles }) : [];
   // The notes about the query first; the ones that only share a stock word are folded below.
   const { strong, weak } = foldWeakMatches(hits);
   return (
@@ -88,7 +90,7 @@ export default async function SearchPage({ searchParams }: Props) {
             Searches every field of the {view.notes.length} published notes: titles, summaries, tags, phases, statuses and each section. Results are ranked; the
             passage that matched is shown.
           </p>
-          <Browse notes={view.notes} titles={await phaseTitlesAt(view.commit)} />
+          <Browse notes={view.notes} titles={titles} />
         </>
       )}
       <CommitLine commit={view.commit} />

@@ -63,9 +63,11 @@ export async function GET(request: Request, context: { params: Promise<{ twin: s
             guideTwin(view, urls, { entry: ENTRY_BUDGET, capsule: CAPSULE_BUDGET }, MCP_TOOLS, WRITE_TOOLS_BY_ROLE),
           ),
         };
-      case "search":
-        if (q) await searchReady(view);
-        return { body: searchTwin(view, urls, q, q ? await searchNotes(view, q, { limit: 50 }) : [], FIELD_LABEL) };
+      case "search": {
+        const titles = q ? await phaseTitlesAt(view.commit) : {};
+        if (q) await searchReady(view, titles);
+        return { body: searchTwin(view, urls, q, q ? await searchNotes(view, q, { limit: 50, titles }) : [], FIELD_LABEL) };
+      }
       case "tag": {
         const tag = tagPage(view, page.tag);
         return tag ? { body: tagTwin(view, urls, tag, await phaseTitlesAt(view.commit)) } : missing(`no published note has the tag "${page.tag}"`);
