@@ -13,7 +13,16 @@ import * as noteFormats from "@/app/agents/notes/[file]/route";
 import * as llmsFull from "@/app/llms-full.txt/route";
 import * as feed from "@/app/feed.xml/route";
 import * as phaseFeed from "@/app/(public)/phases/[phase]/feed.xml/route";
-import { noteDocumentSchema } from "@/lib/agents/schemas";
+import * as indexJson from "@/app/agents/index.json/route";
+import * as indexMd from "@/app/agents/index.md/route";
+import * as llmsTxt from "@/app/llms.txt/route";
+import * as schemaFile from "@/app/agents/schema/[file]/route";
+import * as searchJson from "@/app/agents/search.json/route";
+import HistoryPage from "@/app/(public)/notes/[id]/history/page";
+import { indexSchema, noteDocumentSchema, searchSchema } from "@/lib/agents/schemas";
+import { schemaValidator } from "@/lib/agents/schema-validator";
+import { commitWithGit } from "@/lib/testing/plain-git";
+import { noteFile } from "@/lib/store/testing";
 import HomePage, { generateMetadata as homeMetadata } from "@/app/(public)/page";
 import NotePage from "@/app/(public)/notes/[id]/page";
 import TagPage from "@/app/(public)/tags/[tag]/page";
@@ -23,8 +32,9 @@ import SearchPage from "@/app/(public)/search/page";
 /**
  * A renamed phase is shown by its new name wherever a person meets a phase, not only on its own
  * page: home's cards, table, groups and phase filter, a note's head, the tag, phase and search
- * pages, the home page's Markdown twin and the editor's phase picker. Its address and the name
- * notes carry stay (docs/decisions/phase-rename.md).
+ * pages, the home page's Markdown twin, the editor's phase picker, the agents' index entries, a
+ * field diff of a note's phase, and search, which finds the phase's notes by its title (and no longer
+ * by a title it had before). Its address and the name notes carry stay (docs/decisions/phase-rename.md).
  */
 
 // Pages mark themselves dynamic with connection(), which needs Next's request scope; outside a server it only has to resolve.
@@ -161,5 +171,104 @@ describe("the studio editor's phase picker", () => {
     expect(picker).toContain(`<option value="${NAME}" selected="">Phase ${TITLE}</option>`);
     expect(picker).not.toContain("not a phase on main");
     expect(phasesShown(picker)).not.toContain(NAME);
+  });
+});
+
+/** An agent route's answer as a reader gets it. */
+const get = (url: string) => new Request(`http://studio.test${url}`, { headers: { host: "studio.test" } });
+
+describe("the agents' compact index", () => {
+  it("gives each entry of a renamed phase its `phase_title` beside `phase`, valid by the published schema; a phase never renamed gets none", async () => {
+    const doc = indexSchema.parse(await (await indexJson.GET(get("/agents/index.json"))).json());
+    const schema = await (await schemaFile.GET(get("/agents/schema/index.json"), { params: Promise.resolve({ file: "index.json" }) })).json();
+    expect(schemaValidator(schema)(doc)).toEqual([]);
+    const renamed = doc.entries.filter((e) => e.phase === NAME);
+    expect(renamed.map((e) => e.id).sort()).toEqual(["AFN-009", "AFN-015"]);
+    for (const entry of renamed) expect(entry.phase_title).toBe(TITLE);
+    const other = doc.entries.find((e) => e.id === "AFN-001")!;
+    expect(other).not.toHaveProperty("phase_title");
+  });
+
+  it("/agents/index.md and /llms.txt name the phase by its title, where they name it at all", async () => {
+    const md = await (await indexMd.GET(get("/agents/index.md"))).text();
+    const llms = await (await llmsTxt.GET(get("/llms.txt"))).text();
+    for (const text of [md, llms]) expect(text).not.toContain(`Phase ${NAME}`);
+    expect(llms).toContain(`[Phase ${TITLE}](http://studio.test/phases/agent-operations.md)`);
+  });
+});
+
+describe("a field diff of a note's phase", () => {
+  // A note of another phase, moved into the renamed one by plain git (a hypothesis: main accepts it).
+  const ID = "AFN-090";
+  beforeAll(() => {
+    commitWithGit(f.gitdir, { [`notes/${ID}.md`]: noteFile(ID, undefined, { status: "hypothesis", phase: "6 architecture" }) });
+    commitWithGit(f.gitdir, { [`notes/${ID}.md`]: noteFile(ID, undefined, { status: "hypothesis", phase: NAME }) });
+  });
+
+  it("shows the phase's title with the name the note carries, on the history page and its Markdown twin", async () => {
+    const said = `${TITLE} (the note's phase field says "${NAME}")`;
+    const page = await html(await HistoryPage({ params: Promise.resolve({ id: ID }) }));
+    // The page's words as a reader sees them after the change: no struck-out text, no screen-reader marks.
+    const after = page
+      .replace(/<del>.*?<\/del>|<span class="visually-hidden">[^<]*<\/span>|<[^>]+>/g, "")
+      .replaceAll("&quot;", '"')
+      .replaceAll("&#x27;", "'");
+    expect(after).toContain(said);
+    const twinText = await (
+      await twin.GET(get(`/agents/twin/notes/${ID}/history.md`), { params: Promise.resolve({ twin: ["notes", ID, "history.md"] }) })
+    ).text();
+    const phaseDiff = twinText.split("### Phase changed")[1]?.split("\n\n")[1] ?? "";
+    expect(phaseDiff.replace(/\{\+|\+\}|\[-[^\]]*-\]/g, "")).toBe(said);
+  });
+});
+
+describe("search", () => {
+  const search = async (q: string) => {
+    const answer = await searchJson.GET(get(`/agents/search.json?q=${encodeURIComponent(q)}&limit=10`));
+    expect(answer.status).toBe(200);
+    return searchSchema.parse(await answer.json()).results;
+  };
+  const renameTo = async (name: string) => {
+    const renamed = await rename
+      .POST(request(f.author, "POST", "/api/studio/phases/agent-operations/rename", { name }), params({ slug: "agent-operations" }))
+      .then(answer);
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+  };
+  // The phase's notes by now: the seed's two and the one moved into it above.
+  const PHASE_NOTES = ["AFN-009", "AFN-015", "AFN-090"];
+
+  it("finds a renamed phase's notes by its title, first, matched in their phase; after another rename, by the new title and not the old", async () => {
+    await renameTo("Runbook custody");
+    const found = await search("runbook custody");
+    expect(
+      found
+        .slice(0, 3)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(PHASE_NOTES);
+    for (const r of found.slice(0, 3)) {
+      expect(r).toMatchObject({ field: "phase", phase: NAME, phase_title: "Runbook custody" });
+      expect(r.passage).toBe(`Phase Runbook custody (${NAME})`);
+    }
+    // One word of it finds them too.
+    expect((await search("custody")).map((r) => r.id).sort()).toEqual(PHASE_NOTES);
+
+    await renameTo("Pilot ledger");
+    expect(await search("runbook custody")).toEqual([]);
+    expect(
+      (await search("pilot ledger"))
+        .slice(0, 3)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(PHASE_NOTES);
+    // The public search page too; and the name notes carry still finds them.
+    const page = await html(await SearchPage({ searchParams: Promise.resolve({ q: "pilot ledger" }) }));
+    for (const id of PHASE_NOTES) expect(page).toContain(`href="/notes/${id}"`);
+    expect(
+      (await search(NAME))
+        .slice(0, 3)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(PHASE_NOTES);
   });
 });

@@ -73,7 +73,7 @@ describe("the compact index of a large archive", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: { body: IndexDocument; next: string | null } = ok(compactIndexJson(view, urls, cursor));
+      const page: { body: IndexDocument; next: string | null } = ok(compactIndexJson(view, urls, {}, cursor));
       expect(served(page.body).length, `page ${pages + 1}`).toBeLessThanOrEqual(ONE_FETCH);
       expect(page.body.entries.length).toBeLessThanOrEqual(INDEX_JSON_PAGE_SIZE);
       expect(page.body.count).toBe(many.length);

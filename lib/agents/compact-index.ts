@@ -1,4 +1,5 @@
 import type { PublishedView } from "@/lib/content/published";
+import type { PhaseTitles } from "@/lib/phases/schema";
 import { PUBLISHED_STATUSES, STATUS_MEANING } from "@/lib/notes/schema";
 import { indexEntry, indexEntryMarkdown } from "./index-entry";
 import { LIMIT_LEGEND } from "./limits";
@@ -19,7 +20,8 @@ type IndexView = Pick<PublishedView, "commit" | "site" | "notes">;
 /** A page of the index, or what is wrong with the cursor. `next` is the URL of the following page. */
 export type Paged<T> = { ok: true; body: T; next: string | null } | { ok: false; error: string };
 
-export function compactIndexJson(view: IndexView, urls: AgentUrls, cursor: string | null = null): Paged<IndexDocument> {
+/** `titles`: the commit's renamed phases (lib/content/phases.ts `phaseTitlesAt`), each entry's `phase_title`. */
+export function compactIndexJson(view: IndexView, urls: AgentUrls, titles: PhaseTitles, cursor: string | null = null): Paged<IndexDocument> {
   const page = indexPage(view.notes, cursor, INDEX_JSON_PAGE_SIZE);
   if (!page.ok) return page;
   const next = page.next ? urls.indexPage(page.next, "json") : null;
@@ -34,7 +36,7 @@ export function compactIndexJson(view: IndexView, urls: AgentUrls, cursor: strin
       legend: [...LIMIT_LEGEND],
       count: view.notes.length,
       ...(cursor !== null || next ? { cursor, next } : {}),
-      entries: page.notes.map((n) => indexEntry(n, urls)),
+      entries: page.notes.map((n) => indexEntry(n, urls, titles)),
     },
   };
 }

@@ -64,7 +64,7 @@ describe("the compact index documents", () => {
   });
 
   it("JSON validates against the published schema and flags the hard limits", () => {
-    const doc = ok(compactIndexJson(view, urls));
+    const doc = ok(compactIndexJson(view, urls, {}));
     expect(schemaValidator(jsonSchemaOf("index", urls.schema("index")))(doc)).toEqual([]);
     const entry = schemaValidator(jsonSchemaOf("index-entry", urls.schema("index-entry")));
     for (const e of doc.entries) expect(entry(e), e.id).toEqual([]);
@@ -79,7 +79,7 @@ describe("the compact index documents", () => {
   });
 
   it("a schema rejects a document that breaks it (the check can fail)", () => {
-    const doc = ok(compactIndexJson(view, urls));
+    const doc = ok(compactIndexJson(view, urls, {}));
     const broken = { ...doc, entries: [{ ...doc.entries[0], status: "draft" }] };
     expect(schemaValidator(jsonSchemaOf("index", urls.schema("index")))(broken).join()).toMatch(/status/);
   });

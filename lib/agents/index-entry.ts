@@ -1,4 +1,5 @@
 import type { Note } from "@/lib/notes/schema";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { limitFlags, limitsOf } from "./limits";
 import { mayHoldMarkup } from "@/lib/search/markup-free-text";
 import { markdownToLine } from "@/lib/render/plain-text";
@@ -12,7 +13,9 @@ import type { AgentUrls } from "./urls";
  * /agents/index.md: ID and title linking to the capsule, then status, hard boundaries, core rank
  * and the decision in one line. It is budgeted in real tokens: the decision gets what the rest of
  * the line leaves of ENTRY_BUDGET, so an agent can read the whole index and one capsule in about
- * 2,500 tokens. Phase and tags are in the JSON entry and the capsule, not in the line.
+ * 2,500 tokens. Phase and tags are in the JSON entry and the capsule, not in the line. A renamed
+ * phase's title (`titles`: the commit's, lib/content/phases.ts `phaseTitlesAt`) is the JSON entry's
+ * `phase_title` beside `phase`, the name notes carry, as in a note's JSON.
  */
 
 export const ENTRY_BUDGET = 60;
@@ -21,7 +24,8 @@ export const DECISION_FLOOR = 8;
 
 type EntryNote = Pick<Note, "id" | "title" | "summary" | "status" | "boundaries" | "phase" | "core" | "tags" | "sections">;
 
-export function indexEntry(note: EntryNote, urls: AgentUrls): IndexEntry {
+export function indexEntry(note: EntryNote, urls: AgentUrls, titles: PhaseTitles): IndexEntry {
+  const shown = shownPhase(titles, note.phase);
   return {
     id: note.id,
     title: note.title,
@@ -32,6 +36,7 @@ export function indexEntry(note: EntryNote, urls: AgentUrls): IndexEntry {
     limits: limitsOf(note),
     tags: [...note.tags],
     phase: note.phase,
+    ...(shown === note.phase ? {} : { phase_title: shown }),
     core_rank: note.core?.rank ?? null,
     urls: {
       capsule_md: urls.capsule(note.id, "md"),

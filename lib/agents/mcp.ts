@@ -93,8 +93,8 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls, title
       annotations: READ_ONLY,
     },
     async ({ query, limit }) => {
-      await searchReady(view);
-      const doc = await agentSearch(view, urls, query, limit ?? SEARCH_LIMIT.default);
+      await searchReady(view, titles);
+      const doc = await agentSearch(view, urls, titles, query, limit ?? SEARCH_LIMIT.default);
       const lines = doc.results.map((r) => `${indexEntryMarkdown(view.byId.get(r.id) as Note, urls)}\n  Matched in ${r.field}: ${r.passage}`);
       return structured(doc, lines.length ? lines.join("\n") : `No published note matches "${query}".`);
     },
@@ -119,7 +119,7 @@ export function createAgentMcpServer(view: PublishedView, urls: AgentUrls, title
       // Paged like /agents/index.json, for the same reason: one answer must fit what an agent reads in one go.
       const page = indexPage(notes, cursor ?? null, INDEX_JSON_PAGE_SIZE);
       if (!page.ok) return { isError: true, content: [{ type: "text", text: page.error }] };
-      const doc = { commit: view.commit, count: notes.length, entries: page.notes.map((n) => indexEntry(n, urls)), next: page.next };
+      const doc = { commit: view.commit, count: notes.length, entries: page.notes.map((n) => indexEntry(n, urls, titles)), next: page.next };
       const lines = page.notes.map((n) => indexEntryMarkdown(n, urls));
       if (page.next)
         lines.push(`${notes.length} notes match; this page ends at ${page.next}. Call list_notes again with cursor "${page.next}" for the next page.`);

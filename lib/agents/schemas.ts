@@ -44,6 +44,7 @@ export const indexEntrySchema = z
     limits: z.array(limitSchema),
     tags: z.array(z.string()),
     phase: z.string(),
+    phase_title: z.string().optional().describe("The name the note's phase is shown by since it was renamed; `phase` stays the name notes carry."),
     core_rank: z.int().min(1).nullable().describe("Rank among the core decisions to start with, or null."),
     urls: z.object({ capsule_md: url, capsule_json: url, note_html: url, note_md: url, note_txt: url, note_json: url }).strict(),
   })

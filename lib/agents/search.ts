@@ -2,20 +2,23 @@ import type { PublishedView } from "@/lib/content/published";
 import { searchNotes } from "@/lib/search";
 import { indexEntry } from "./index-entry";
 import type { Note } from "@/lib/notes/schema";
+import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import type { IndexEntry, SearchDocument } from "./schemas";
 import type { AgentUrls } from "./urls";
 
 /**
  * Search for agents: the site's own search (lib/search), answered as compact index entries with
- * the score, field and passage of each match, so a result reads like an index entry.
+ * the score, field and passage of each match, so a result reads like an index entry. `titles` are
+ * the commit's renamed phases (lib/content/phases.ts `phaseTitlesAt`): search matches a phase's
+ * title, and an entry names it as `phase_title`.
  */
 
 export const SEARCH_LIMIT = { default: 10, max: 50 } as const;
 
-export async function agentSearch(view: PublishedView, urls: AgentUrls, query: string, limit: number): Promise<SearchDocument> {
-  const results = (await searchNotes(view, query, { limit })).flatMap((hit) => {
+export async function agentSearch(view: PublishedView, urls: AgentUrls, titles: PhaseTitles, query: string, limit: number): Promise<SearchDocument> {
+  const results = (await searchNotes(view, query, { limit, titles })).flatMap((hit) => {
     const note = view.byId.get(hit.id);
-    return note ? [{ ...entryOf(note, urls), score: round(hit.score), field: hit.field, passage: hit.passage }] : [];
+    return note ? [{ ...entryOf(note, urls, titles), score: round(hit.score), field: hit.field, passage: hit.passage }] : [];
   });
   return { commit: view.commit, query, limit, count: results.length, results };
 }
@@ -25,13 +28,14 @@ export async function agentSearch(view: PublishedView, urls: AgentUrls, query: s
 // than the search itself (bench:search's route-handler rows). Only a note answered before is
 // spared it (the bench's 30 queries return 276 distinct notes in 300 hits): the cost is
 // oneLineDecision parsing the whole Decision section. One entry per note at most, so the memory is
-// bounded by the archive, whatever origins clients name.
-const entries = new WeakMap<Note, { base: string; entry: IndexEntry }>();
-function entryOf(note: Note, urls: AgentUrls): IndexEntry {
+// bounded by the archive, whatever origins clients name. A rename of its phase is a new entry.
+const entries = new WeakMap<Note, { base: string; phase: string; entry: IndexEntry }>();
+function entryOf(note: Note, urls: AgentUrls, titles: PhaseTitles): IndexEntry {
   const kept = entries.get(note);
-  if (kept?.base === urls.base) return kept.entry;
-  const entry = indexEntry(note, urls);
-  entries.set(note, { base: urls.base, entry });
+  const phase = shownPhase(titles, note.phase);
+  if (kept?.base === urls.base && kept.phase === phase) return kept.entry;
+  const entry = indexEntry(note, urls, titles);
+  entries.set(note, { base: urls.base, phase, entry });
   return entry;
 }
 

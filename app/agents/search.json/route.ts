@@ -1,5 +1,6 @@
 import { preflight, serveAgent } from "@/lib/agents/http";
 import { agentSearch, parseLimit } from "@/lib/agents/search";
+import { phaseTitlesAt } from "@/lib/content/phases";
 import { searchReady } from "@/lib/search";
 
 export const dynamic = "force-dynamic";
@@ -14,8 +15,9 @@ export function GET(request: Request) {
     if (q.length > 500) return { status: 400, error: `q is ${q.length} characters long; at most 500` };
     if (!limit.ok) return { status: 400, error: limit.error };
     // The first search after a start waits for the index build; other requests do not.
-    await searchReady(view);
-    return { body: await agentSearch(view, urls, q, limit.limit) };
+    const titles = await phaseTitlesAt(view.commit);
+    await searchReady(view, titles);
+    return { body: await agentSearch(view, urls, titles, q, limit.limit) };
   });
 }
 
