@@ -79,12 +79,14 @@ function searchedNote(note: Note, titles: PhaseTitles): Note {
 }
 
 function withPhaseTitles(view: PublishedView, titles: PhaseTitles): PublishedView {
-  const byId = searchedNotes(view.byId, titles);
-  return { ...view, notes: view.notes.map((note) => byId.get(note.id) ?? searchedNote(note, titles)), byId };
+  return { ...view, notes: view.notes.map((note) => searchedNote(note, titles)), byId: searchedNotes(view.byId, titles) };
 }
 
-const searchedNotes = (notes: ReadonlyMap<string, Note>, titles: PhaseTitles): ReadonlyMap<string, Note> =>
-  new Map([...notes].map(([id, note]) => [id, searchedNote(note, titles)]));
+function searchedNotes(notes: ReadonlyMap<string, Note>, titles: PhaseTitles): ReadonlyMap<string, Note> {
+  const searched = new Map<string, Note>();
+  for (const [id, note] of notes) searched.set(id, searchedNote(note, titles));
+  return searched;
+}
 
 /**
  * The saved index's file and the published notes at its commit, read from the content store, as

@@ -70,24 +70,7 @@ export class TermIndex {
     this.ids.push(document.id);
     this.docs.set(document.id, doc);
     this.version++;
-    this.fields.forEach((field, f) => {
-      const tokens = tokenize(document[field] ?? "");
-      const length = new Set(tokens).size;
-      this.lengths[f]![doc] = length;
-      this.totals[f]! += length;
-      for (const token of tokens) {
-        const term = normalizeTerm(token);
-        if (!term) continue;
-        let perField = this.terms.get(term);
-        if (!perField) {
-          this.terms.set(term, (perField = new Map()));
-          this.added.push(term);
-        }
-        const list = perField.get(f);
-        if (list) list.set(doc, (list.get(doc) ?? 0) + 1);
-        else perField.set(f, new Postings([doc, 1]));
-      }
-    });
+    this.fields.forEach((field, f) => this.addField(doc, f, document[field] ?? ""));
   }
 
   /** Removes a note, given the document it was added with (its terms are found by reading it again). */
@@ -97,19 +80,53 @@ export class TermIndex {
     this.docs.delete(document.id);
     this.ids[doc] = undefined;
     this.version++;
-    this.fields.forEach((field, f) => {
-      this.totals[f]! -= this.lengths[f]![doc] ?? 0;
-      this.lengths[f]![doc] = 0;
-      for (const token of new Set(tokenize(document[field] ?? ""))) {
-        const term = normalizeTerm(token);
-        const perField = term ? this.terms.get(term) : undefined;
-        const list = perField?.get(f);
-        if (!perField || !list?.delete(doc) || list.size) continue;
-        perField.delete(f);
-        if (perField.size) continue;
-        this.terms.delete(term!);
+    this.fields.forEach((field, f) => this.removeField(doc, f, document[field] ?? ""));
+  }
+
+  /**
+   * Changes one field of a note held, given its text before and after (a renamed phase's notes):
+   * every count is what removing the note and adding it again gives, without reading its other fields.
+   */
+  replaceField(id: string, field: string, before: string, after: string): void {
+    const doc = this.docs.get(id);
+    const f = this.fields.indexOf(field);
+    if (doc === undefined || f < 0) throw new Error(`search index: ${id} is not indexed, or ${field} is not a field`);
+    this.version++;
+    this.removeField(doc, f, before);
+    this.addField(doc, f, after);
+  }
+
+  private addField(doc: number, f: number, text: string): void {
+    const tokens = tokenize(text);
+    const length = new Set(tokens).size;
+    this.lengths[f]![doc] = length;
+    this.totals[f]! += length;
+    for (const token of tokens) {
+      const term = normalizeTerm(token);
+      if (!term) continue;
+      let perField = this.terms.get(term);
+      if (!perField) {
+        this.terms.set(term, (perField = new Map()));
+        this.added.push(term);
       }
-    });
+      const list = perField.get(f);
+      if (list) list.set(doc, (list.get(doc) ?? 0) + 1);
+      else perField.set(f, new Postings([doc, 1]));
+    }
+  }
+
+  private removeField(doc: number, f: number, text: string): void {
+    this.totals[f]! -= this.lengths[f]![doc] ?? 0;
+    this.lengths[f]![doc] = 0;
+    for (const token of new Set(tokenize(text))) {
+      const term = normalizeTerm(token);
+      const perField = term ? this.terms.get(term) : undefined;
+      const list = perField?.get(f);
+      if (!perField || !list?.delete(doc) || list.size) continue;
+      perField.delete(f);
+      if (perField.size) continue;
+      this.terms.delete(term!);
+    }
   }
 
   /** The postings of a term, per field. */
