@@ -55,6 +55,18 @@ describe("diffNotes", () => {
     expect(diffNotes(note, after).map((d) => d.label)).toEqual(["Title", "Status", "Evidence"]);
   });
 
+  it("names a renamed phase by its title with the name the note carries, by the titles given; a phase never renamed by its name", () => {
+    const after = structuredClone(note);
+    after.phase = "agent operations";
+    const titles = { "agent operations": "Agents in operation" };
+    const [phase] = diffNotes(note, after, titles);
+    expect(phase?.label).toBe("Phase");
+    expect(sides(phase)).toMatchObject({ before: note.phase, after: `Agents in operation (the note's phase field says "agent operations")` });
+    // A diff that does not touch the phase is the same with or without titles.
+    expect(diffNotes(note, structuredClone(note), titles)).toEqual([]);
+    expect(sides(diffNotes(note, after)[0]).after).toBe("agent operations");
+  });
+
   it("diffs tags and related notes item by item", () => {
     const after = structuredClone(note);
     after.tags = note.tags.filter((t) => t !== "Metal").concat("CUDA");
