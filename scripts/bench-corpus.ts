@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseNote, serializeNote } from "@/lib/notes/markdown";
 import { SECTIONS, type Note } from "@/lib/notes/schema";
-import { benchNote, generator, idOf, relatedOf } from "./bench-notes";
+import { benchNote, generator, idOf, phaseOf, relatedOf } from "./bench-notes";
 
 /**
  * The benchmarks' two archives. "generated" is bench-notes.ts's (about 50 words, so nearly every
@@ -115,7 +115,7 @@ function realisticNote(i: number, summary: string): string {
     title: title.trim(),
     summary,
     status: rand(3) === 0 ? "hypothesis" : "verified-checkpoint",
-    phase: `Phase ${1 + rand(11)} architecture`,
+    phase: phaseOf(rand),
     tags,
     order: i,
     related,

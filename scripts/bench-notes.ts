@@ -36,6 +36,24 @@ export function relatedOf(i: number, rand: (n: number) => number): string[] {
   return [...new Set([rand(i + 1), rand(i + 1)].filter((r) => r !== i).map((r) => (r < 21 ? `AFN-${String(r + 1).padStart(3, "0")}` : idOf(r))))];
 }
 
+// The seed's phases (content/phases/): main's commits are judged, and a note naming a phase main
+// does not have is refused, so a generated note takes one of these.
+const PHASES = [
+  "0–3",
+  "2",
+  "3",
+  "4",
+  "5",
+  "6 architecture",
+  "8–11 performance architecture",
+  "agent operations",
+  "DFlash2 compatibility boundary",
+  "Qwen4Exp predictive I/O training",
+];
+
+/** A phase of the seed for a generated note (one draw of `rand`, as the notes have always taken). */
+export const phaseOf = (rand: (n: number) => number) => PHASES[rand(11) % PHASES.length]!;
+
 export function benchNote(i: number, summary: string): string {
   const rand = generator(i + 1);
   const sentence = () => {
@@ -53,7 +71,7 @@ export function benchNote(i: number, summary: string): string {
       .replace(/[ .]+$/, ""),
     summary,
     status: rand(3) === 0 ? "hypothesis" : "verified-checkpoint",
-    phase: `Phase ${1 + rand(11)} architecture`,
+    phase: phaseOf(rand),
     tags,
     order: i,
     related,
