@@ -227,9 +227,12 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
   let edit = 0;
   // A one-note commit on main from outside the server, as an agent's plain-git push would be.
   const commitOne = async () => {
-    const i = 21 + ((edit * 7919) % Math.max(1, notes - 21));
+    let i = 21 + ((edit * 7919) % Math.max(1, notes - 21));
+    // A verified note's summary is its substance, which a commit changes only with approvals
+    // (verified-change: main would refuse the commit and go on serving the last one): edit a hypothesis.
+    while (notes > 21 && !/^status: hypothesis$/m.test(corpusNote(CORPUS, i, ""))) i = 21 + ((i - 20) % (notes - 21));
     const k = edit++;
-    const file = notes > 21 ? `notes/${idOf(i)}.md` : "notes/AFN-002.md";
+    const file = notes > 21 ? `notes/${idOf(i)}.md` : "notes/AFN-019.md";
     const text =
       notes > 21
         ? corpusNote(CORPUS, i, `Edit ${k} during the read benchmark.`)
