@@ -230,7 +230,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     let i = 21 + ((edit * 7919) % Math.max(1, notes - 21));
     // A verified note's summary is its substance, which a commit changes only with approvals
     // (verified-change: main would refuse the commit and go on serving the last one): edit a hypothesis.
-    while (notes > 21 && !/^status: hypothesis$/m.test(corpusNote(CORPUS, i, ""))) i = 21 + ((i - 20) % (notes - 21));
+    while (notes > 21 && !/^status: hypothesis$/m.test(corpusNote(CORPUS, i, "A note."))) i = 21 + ((i - 20) % (notes - 21));
     const k = edit++;
     const file = notes > 21 ? `notes/${idOf(i)}.md` : "notes/AFN-019.md";
     const text =
