@@ -23,7 +23,7 @@ import { MAIN_REF } from "@/lib/working-copy/layout";
  * commit (a plain-git commit made while it was down is seen on the first request), another origin,
  * or with a CSP nonce this server would not give that page. The page cache fills through a real
  * HTTP request to "this server", here a small server that renders like the app: its page carries
- * the commit's nonce in its policy and in its script, as Next's render would.
+ * the commit's nonce in its policy and on its stylesheet and script, as Next's render would.
  */
 
 const root = tempDir("read-model-pages");
@@ -46,7 +46,10 @@ beforeAll(async () => {
         return;
       }
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": pagePolicy(nonce) });
-      res.end(`<!doctype html><p>rendered for ${commit} at ${origin}</p><script nonce="${nonce}"></script>`);
+      // Next stamps the nonce on its stylesheets and scripts; the page cache keeps the page without the scripts.
+      res.end(
+        `<!doctype html><link rel="stylesheet" href="/s.css" nonce="${nonce}"/><p>rendered for ${commit} at ${origin}</p><script nonce="${nonce}"></script>`,
+      );
     })();
   });
   await new Promise<void>((resolve) => renderer.listen(0, "127.0.0.1", resolve));
