@@ -4,7 +4,8 @@ import type { ReactNode } from "react";
 /**
  * The header of every page, public and studio: the archive's name (home), the section's links and
  * an end slot (the studio puts who is signed in there). One component, so both halves of the
- * product look like one. `current` marks the link of the page being shown (aria-current).
+ * product look like one. `current` marks the link of the page being shown (aria-current); `id`
+ * names the header (the public frame holds its first paint until it is parsed).
  *
  * The archive's name and a `page` link lead to public pages, which load as documents from the page
  * cache (docs/decisions/public-links-are-plain-links.md): a plain <a>, nothing to hydrate or
@@ -29,7 +30,7 @@ export function SiteHeader({
   children?: ReactNode;
 }) {
   return (
-    <header className="site-header" id={id} tabIndex={id ? -1 : undefined}>
+    <header className="site-header" id={id}>
       <div className="site-header__inner">
         <a className="site-name" href="/">
           <svg className="site-name__mark" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
