@@ -9,8 +9,12 @@ import localFont from "next/font/local";
  *
  * next/font sets each family as a CSS variable on <html> (app/layout.tsx), so the public site and
  * the studio read the same --font-text / --font-ui / --font-mono (app/styles/tokens.css names them,
- * never a family). next/font also generates a metric-adjusted fallback, so text does not jump when
- * the font arrives.
+ * never a family). Until a face arrives, text is drawn in a metric-adjusted fallback
+ * (app/styles/fallback-faces.css), so it does not jump when the face arrives. That fallback is our
+ * own, not next/font's (adjustFontFallback): next/font's names only Times New Roman and Arial, which
+ * Linux and Android do not have, so there the page was drawn in DejaVu (wider: the home's title took
+ * three lines, the header two rows) and moved when the face came (issue 27). Ours also names the
+ * fonts with the same metrics (Liberation Serif and Sans, Tinos and Arimo).
  */
 
 /** Reading text: notes, summaries, the preview of a section. */
@@ -21,8 +25,8 @@ export const textFont = localFont({
   ],
   variable: "--font-text",
   display: "swap",
-  fallback: ["Charter", "Cambria", "Noto Serif", "DejaVu Serif", "Georgia", "serif"],
-  adjustFontFallback: "Times New Roman",
+  fallback: ["Source Serif Fallback", "Charter", "Cambria", "Noto Serif", "DejaVu Serif", "Georgia", "serif"],
+  adjustFontFallback: false,
 });
 
 /** Labels, controls, tables, the studio's forms. */
@@ -30,8 +34,8 @@ export const uiFont = localFont({
   src: [{ path: "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2", weight: "100 900", style: "normal" }],
   variable: "--font-ui",
   display: "swap",
-  fallback: ["system-ui", "-apple-system", "Segoe UI", "Roboto", "Noto Sans", "DejaVu Sans", "Arial", "sans-serif"],
-  adjustFontFallback: "Arial",
+  fallback: ["Inter Fallback", "system-ui", "-apple-system", "Segoe UI", "Roboto", "Noto Sans", "DejaVu Sans", "Arial", "sans-serif"],
+  adjustFontFallback: false,
 });
 
 /** IDs, commits, code. */
