@@ -20,7 +20,8 @@ import { QUERIES } from "./support/bench-queries";
  * file served by the same server, in interleaved rounds (autocannon, 16 connections), medians;
  * then capsule p99 while a commit is being indexed, search latency (HTTP and in-process), start to
  * first 200 (cold, then warm from the persisted read model: on the same commit, and after a commit
- * made while the server was down), the first request after a one-note commit,
+ * made while the server was down), the first request after a one-note commit (on the server that
+ * ran the rounds, and again after a warm start, which answered from disk and rendered nothing yet),
  * response sizes and the server's RSS. Prints a table per size and, last, one JSON line.
  *
  * "Does a request wait on indexing" is measured twice: at 16 connections (the first figure; on 2
@@ -173,6 +174,10 @@ async function main() {
       first_after_commit_ms: large.firstAfterCommit["/"],
       first_after_commit_index_json_ms: large.firstAfterCommit["/agents/index.json"],
       first_after_commit_search_ms: large.firstAfterCommit["/agents/search.json"],
+      warm_first_after_commit_ms: large.firstAfterWarmCommit["/"],
+      warm_first_after_commit_index_json_ms: large.firstAfterWarmCommit["/agents/index.json"],
+      warm_first_after_commit_search_ms: large.firstAfterWarmCommit["/agents/search.json"],
+      warm_first_after_commit_note_ms: large.firstAfterWarmCommit["/notes/<id>"],
       ...Object.fromEntries(Object.entries(large.sameBytesRatios).map(([name, r]) => [`${RATIO_KEYS[name] ?? name}_same_bytes`, r])),
       home_bytes: large.sizes["/"],
       index_json_bytes: large.sizes["/agents/index.json"],
@@ -215,6 +220,7 @@ type SizeResult = {
   warmSearch: number;
   warmSearchMoved: number;
   firstAfterCommit: Record<string, number>;
+  firstAfterWarmCommit: Record<string, number>;
   sizes: Record<string, number>;
   rssMb: number;
 };
@@ -393,6 +399,22 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
     server = await startServer(dataDir);
     const warmStartMoved = server.firstOk;
     const warmSearchMoved = await firstSearch();
+    // It persists that commit's read model and home before it stops, for the start below.
+    const movedHead = (await store.resolve("main"))!;
+    await waitForPersisted(dataDir, movedHead);
+    await waitForPage(dataDir, movedHead, `page ${BASE} /`);
+    await stopServer(server);
+    // A warm start on the same commit (home from disk), a few seconds idle, then the first request
+    // of each kind after a one-note commit (each after its own): the first renders of a process that
+    // answered from disk, where the page and route modules load unless something loaded them before.
+    server = await startServer(dataDir);
+    await sleep(5000);
+    const firstAfterWarmCommit: Record<string, number> = {};
+    for (const t of [TARGETS[1]!, TARGETS[5]!, TARGETS[9]!, TARGETS[2]!]) {
+      await sleep(300);
+      await commitOne();
+      firstAfterWarmCommit[t.name] = ms(await timed(t));
+    }
     await stopServer(server);
 
     const searchInProcess = await inProcessSearch(dataDir, gitdir);
@@ -416,6 +438,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       { measure: "read model persisted for main's commit before the restart", value: persistedHead ? "yes" : "no (timed out)" },
       { measure: "home page persisted for main's commit before the restart", value: persistedHome ? "yes" : "no (timed out)" },
       ...Object.entries(firstAfterCommit).map(([k, v]) => ({ measure: `first ${k} after a one-note commit (ms)`, value: v })),
+      ...Object.entries(firstAfterWarmCommit).map(([k, v]) => ({ measure: `first ${k} after a one-note commit, after a warm start (ms)`, value: v })),
       ...Object.entries(sizes).map(([k, v]) => ({ measure: `size of ${k} (bytes, uncompressed)`, value: v })),
       { measure: "server RSS, max (MB)", value: rssRun },
     ];
@@ -437,6 +460,7 @@ async function benchSize(notes: number, root: string): Promise<SizeResult> {
       warmSearch,
       warmSearchMoved,
       firstAfterCommit,
+      firstAfterWarmCommit,
       sizes,
       rssMb: rssRun,
     };
