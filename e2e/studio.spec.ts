@@ -204,9 +204,12 @@ test("proposing needs an invariant and a claim boundary; publishing shows the no
   await expect(publish).toBeEnabled();
   const mainBefore = git("rev-parse", "refs/heads/main");
   await publish.click();
-  // Asked once more before anything is public: "Not yet" leaves main as it was.
+  // Asked once more before anything is public: "Not yet" publishes nothing. (Not "main is where it
+  // was": other specs publish on the same server in parallel, and CI once saw main move meanwhile.)
   await page.getByRole("button", { name: "Not yet" }).click();
-  expect(git("rev-parse", "refs/heads/main")).toBe(mainBefore);
+  await expect(page.getByRole("button", { name: "Not yet" })).toHaveCount(0);
+  expect(git("log", "--format=%H", "refs/heads/main", "--", `notes/${id}.md`)).toBe("");
+  expect(git("for-each-ref", "--format=%(refname)", `refs/heads/drafts/${id}`)).toBe(`refs/heads/drafts/${id}`);
   await publish.click();
   await expect(page.getByRole("group", { name: new RegExp(`Publish ${id} now\\?`) })).toContainText(
     "goes onto the public site, the feed and the agent formats at once",
