@@ -1,5 +1,5 @@
 import type { Note } from "@/lib/notes/schema";
-import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
+import { phaseTitleField, type PhaseTitles } from "@/lib/phases/schema";
 import { limitFlags, limitsOf } from "./limits";
 import { mayHoldMarkup } from "@/lib/search/markup-free-text";
 import { markdownToLine } from "@/lib/render/plain-text";
@@ -25,7 +25,6 @@ export const DECISION_FLOOR = 8;
 type EntryNote = Pick<Note, "id" | "title" | "summary" | "status" | "boundaries" | "phase" | "core" | "tags" | "sections">;
 
 export function indexEntry(note: EntryNote, urls: AgentUrls, titles: PhaseTitles): IndexEntry {
-  const shown = shownPhase(titles, note.phase);
   return {
     id: note.id,
     title: note.title,
@@ -36,7 +35,7 @@ export function indexEntry(note: EntryNote, urls: AgentUrls, titles: PhaseTitles
     limits: limitsOf(note),
     tags: [...note.tags],
     phase: note.phase,
-    ...(shown === note.phase ? {} : { phase_title: shown }),
+    ...phaseTitleField(titles, note.phase),
     core_rank: note.core?.rank ?? null,
     urls: {
       capsule_md: urls.capsule(note.id, "md"),

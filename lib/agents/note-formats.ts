@@ -2,7 +2,7 @@ import YAML from "yaml";
 import type { PublishedView } from "@/lib/content/published";
 import { serializeNote } from "@/lib/notes/markdown";
 import { BOUNDARY_MEANING, SECTIONS, STATUS_MEANING, type Note, type SectionKey } from "@/lib/notes/schema";
-import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
+import { phaseTitleField, phaseWords, type PhaseTitles } from "@/lib/phases/schema";
 import { SECTION_ANCHORS } from "@/lib/web/urls";
 import { withoutLineSeparators } from "@/lib/notes/section-shape";
 import { imagesOf, parseAssetPath } from "@/lib/rules/images";
@@ -22,12 +22,6 @@ type NoteView = Pick<PublishedView, "commit" | "backlinks">;
 
 /** Front matter keys this module adds to the note file; an agent removes them to commit the file back. */
 export const READ_ONLY_KEYS = ["commit", "status_meaning", "flags", "limits", "cite", "phase_title"] as const;
-
-/** A renamed phase's title, as the `phase_title` beside `phase`: nothing for a phase shown by its name. */
-function phaseTitleOf(note: Note, titles: PhaseTitles): { phase_title?: string } {
-  const shown = shownPhase(titles, note.phase);
-  return shown === note.phase ? {} : { phase_title: shown };
-}
 
 /**
  * Where to cite the note: live (always the current version) and pinned to the commit this answer
@@ -60,7 +54,7 @@ export function noteMarkdown(
   const note = withoutSeparators(stored);
   const file = serializeNote(urls ? withAbsoluteImages(note, urls) : note);
   const cite = urls ? { cite: { live: urls.note(note.id), pinned: urls.pinned(note.id, view.commit) } } : {};
-  const title = phaseTitleOf(note, titles);
+  const title = phaseTitleField(titles, note.phase);
   const added = YAML.stringify(
     { commit: view.commit, status_meaning: STATUS_MEANING[note.status], flags: limitFlags(note), limits: limitsOf(note), ...cite, ...title },
     { lineWidth: 0, flowCollectionPadding: false },
@@ -82,7 +76,7 @@ export function noteJson(stored: Note, view: NoteView, urls: AgentUrls, titles: 
   const note = withoutSeparators(stored);
   return {
     ...note,
-    ...phaseTitleOf(note, titles),
+    ...phaseTitleField(titles, note.phase),
     status: note.status as NoteDocument["status"],
     commit: view.commit,
     status_meaning: STATUS_MEANING[note.status],
@@ -105,7 +99,6 @@ export function noteJson(stored: Note, view: NoteView, urls: AgentUrls, titles: 
 
 /** Plain prose: labelled lines for what the front matter says, then each written section under its name. */
 export function noteText(note: Note, view: NoteView, urls: AgentUrls, titles: PhaseTitles): string {
-  const shown = shownPhase(titles, note.phase);
   const head = [
     `${note.id}: ${note.title}`,
     "",
@@ -114,7 +107,7 @@ export function noteText(note: Note, view: NoteView, urls: AgentUrls, titles: Ph
     flagsLine(limitFlags(note)),
     ...(note.superseded_by ? [`Superseded by: ${note.superseded_by}`] : []),
     ...(note.retraction_reason ? [`Retraction reason: ${note.retraction_reason}`] : []),
-    shown === note.phase ? `Phase: ${note.phase}` : `Phase: ${shown} (the note's phase field says "${note.phase}")`,
+    `Phase: ${phaseWords(titles, note.phase)}`,
     ...(note.tags.length ? [`Tags: ${note.tags.join(", ")}`] : []),
     ...(note.core ? [`Core decision ${note.core.rank}: ${note.core.label}`] : []),
     ...(note.related.length ? [`Related: ${note.related.join(", ")}`] : []),

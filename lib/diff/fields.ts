@@ -1,5 +1,5 @@
 import { BOUNDARY_LABEL, SECTIONS, STATUS_LABEL, type Note } from "@/lib/notes/schema";
-import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
+import { phaseWords, type PhaseTitles } from "@/lib/phases/schema";
 
 /**
  * A note as the fields a reader compares between two revisions, in page order, each as text or as
@@ -33,10 +33,4 @@ export function comparableFields(note: Note, titles: PhaseTitles = {}): FieldVal
     text("provenance", "Provenance", note.provenance ? [note.provenance.source, note.provenance.detail].filter(Boolean).join(": ") : ""),
     ...SECTIONS.map((s) => text(s.key, s.heading, note.sections[s.key])),
   ];
-}
-
-/** "Agents in operation (the note's phase field says "agent operations")" for a renamed phase, as a note's `.txt` says it; else the name. */
-export function phaseWords(titles: PhaseTitles, name: string): string {
-  const shown = shownPhase(titles, name);
-  return shown === name ? name : `${shown} (the note's phase field says "${name}")`;
 }

@@ -80,6 +80,18 @@ export function phaseTitlesOf(phases: readonly Pick<Phase, "name" | "title">[]):
 /** How a note's `phase` (a phase's name) is shown: its phase's title when renamed, else the name as written. */
 export const shownPhase = (titles: PhaseTitles, name: string): string => (Object.hasOwn(titles, name) ? titles[name]! : name);
 
+/** A renamed phase's title as the agent formats' `phase_title` beside `phase`: nothing for a phase shown by its name. */
+export function phaseTitleField(titles: PhaseTitles, name: string): { phase_title?: string } {
+  const shown = shownPhase(titles, name);
+  return shown === name ? {} : { phase_title: shown };
+}
+
+/** `Agents in operation (the note's phase field says "agent operations")` for a renamed phase (a note's `.txt`, field diffs); else the name. */
+export function phaseWords(titles: PhaseTitles, name: string): string {
+  const shown = shownPhase(titles, name);
+  return shown === name ? name : `${shown} (the note's phase field says "${name}")`;
+}
+
 export const PHASES_DIR = "phases";
 export const phasePath = (phaseSlug: string) => `${PHASES_DIR}/${phaseSlug}.yaml`;
 
