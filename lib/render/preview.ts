@@ -1,5 +1,6 @@
 import type { MDEditorProps } from "@uiw/react-md-editor/nohighlight";
 import { codeBlocks } from "./code-tokens";
+import { mermaidBlocks } from "@/lib/rules/diagrams";
 import { drawWith, type DiagramResult, type DrawDiagram, type MermaidToSvg } from "./diagram-svg";
 import { SECTION_REMARK_REHYPE, sectionRehypePlugins, sectionRemarkPlugins } from "./pipeline";
 import { highlightInPreview, onPreviewGrammar, previewLabel } from "./preview-code";
@@ -47,11 +48,12 @@ export function loadPreviewDiagrams(): Promise<void> {
 /** Whether Mermaid blocks are drawn yet (until then they show as pending). */
 export const previewDiagramsReady = () => toSvg !== null;
 
-// A fenced block opened with ``` or ~~~ and the info string "mermaid" (CommonMark: up to 3 spaces in).
-const MERMAID_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*mermaid(?![^\s])/m;
-
-/** Whether a preview of `markdown` shows a diagram still waiting for the renderer (aria-busy). */
-export const diagramsPending = (markdown: string) => toSvg === null && MERMAID_FENCE.test(markdown);
+/**
+ * Whether a preview of `markdown` shows a diagram still waiting for the renderer (aria-busy): its
+ * Mermaid blocks as the rules find them (the parser the pages render with), parsed only when the
+ * word is there at all, since a field asks on every keystroke.
+ */
+export const diagramsPending = (markdown: string) => toSvg === null && markdown.includes("mermaid") && mermaidBlocks(markdown).length > 0;
 
 // One "a preview chunk arrived" signal for the diagram renderer and every code grammar: a preview
 // rendered before a chunk came shows a pending diagram or a plain block, and is drawn again when it
