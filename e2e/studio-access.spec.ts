@@ -76,6 +76,39 @@ test("an anonymous visitor cannot see a draft, and is sent to sign in from the s
   await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toHaveText("Not signed in: wrong account name or password.");
 });
 
+test("signing in is one request to next-auth, the token having been fetched while the form showed", async ({ page }) => {
+  await page.goto("/sign-in?callbackUrl=%2Fstudio");
+  await page.getByLabel("Account").fill(AUTHOR.name);
+  await page.getByLabel("Password").fill(AUTHOR.password);
+  // Fetched on load, not on the press (next-auth/react's signIn() asked for the providers, the token
+  // and, after, the session: three more round trips between "Sign in" and the studio).
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.endsWith("/api/auth/csrf")))).toBe(true);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    const { pathname } = new URL(r.url());
+    if (pathname.startsWith("/api/auth/")) asked.push(`${r.method()} ${pathname}`);
+  });
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText(`Signed in as ${AUTHOR.name}`)).toBeVisible();
+  expect(asked).toEqual(["POST /api/auth/callback/credentials"]);
+});
+
+test("a sign-in sent before the page's script runs never puts the password in an address", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/sign-in?callbackUrl=%2Fstudio");
+  await page.getByLabel("Account").fill(AUTHOR.name);
+  await page.getByLabel("Password").fill(AUTHOR.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // next-auth refuses a post without its token and sends the browser back to sign in.
+  await page.waitForURL((url) => url.pathname === "/sign-in");
+  await expect(page.getByRole("heading", { name: "Sign in to the studio" })).toBeVisible();
+  const address = new URL(page.url());
+  expect([...address.searchParams.keys()]).not.toContain("password");
+  expect([...address.searchParams.values()]).not.toContain(AUTHOR.password);
+  await context.close();
+});
+
 test("failed sign-ins on an account slow it down, with a message that says how long", async ({ page }) => {
   const name = `e2e-guess-${Date.now()}`;
   await page.goto("/sign-in");
