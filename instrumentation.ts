@@ -26,7 +26,7 @@ export async function register() {
   // of main the app did not make (plain git, another host) are announced like its own, once
   // (lib/events). After a warm start, only once the persisted view has loaded (below), not beside
   // that load: their modules' first load held the thread the first answers need (start to first
-  // 200 of `/`, warm, 1.4-1.6 s against 1.1 s), and main's first check parsed every note from git
+  // 200 of `/`, warm, 1.4-1.6 s against 1.1-1.3 s), and main's first check parsed every note from git
   // before the view seeded the parsed notes, so the search worker, moved from its saved index by the
   // notes whose objects differ, was sent every note (first search after a warm start 10 s against
   // 2.5 s; bench:read at 10,000 notes, 6 Dec).
