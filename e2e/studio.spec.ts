@@ -89,6 +89,24 @@ test("the toolbar adds a code block, a table and a diagram, and the preview show
   await expect(preview.locator("figure.diagram > svg")).toHaveCount(1);
 });
 
+test("the editor shows the note's text before its script runs, and takes no typing until it has", async ({ browser, page }) => {
+  await signIn(page, AUTHOR);
+  // The same session, without JavaScript: what the page is before its script has run.
+  const plain = await browser.newContext({ storageState: await page.context().storageState(), javaScriptEnabled: false });
+  const before = await plain.newPage();
+  await before.goto("/studio/notes/AFN-016");
+  const decision = before.locator("#section-decision");
+  await expect(decision).toHaveValue(/\S/);
+  await expect(decision).not.toBeEditable();
+  await expect(before.getByText("Loading the editor…")).toHaveCount(0);
+  const shown = await decision.inputValue();
+  await plain.close();
+  // Once it has run, the same field takes typing.
+  await page.goto("/studio/notes/AFN-016");
+  await expect(section(page, "Decision")).toBeEditable();
+  await expect(section(page, "Decision")).toHaveValue(shown);
+});
+
 test("a second tab saves first: the first tab gets both versions side by side and keeps its text", async ({ page, context }) => {
   await signIn(page, AUTHOR);
   const id = await createNote(page);

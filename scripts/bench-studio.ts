@@ -15,7 +15,7 @@ import { freePort } from "./support/free-port";
  *   page measures: from navigation start until the page's own control can be used (there, and
  *   handled by React: a field rendered on the server is not usable before the page hydrates)
  *     sign-in    the form sent → the studio's list of notes shown, the header saying who is signed in
- *     editor     /studio/notes/AFN-016 → the Decision field, hydrated, and the Save button
+ *     editor     /studio/notes/AFN-016 → the Decision field, hydrated and editable, and the Save button
  *     review     /studio/notes/AFN-016/review → the revision's sections and the verdict form
  *     inbox      /studio/reviews → its three lists
  *   actions: from the click until the answer shows
@@ -114,8 +114,10 @@ const MEASURES: Measure[] = [
         await page.goto(`${base}/studio/notes/AFN-016`, { waitUntil: "commit" });
         await page.getByLabel("Decision", { exact: true }).waitFor();
         await page.getByRole("button", { name: "Save", exact: true }).waitFor();
-        // The field the Decision label names, and the form's submit button (Save).
+        // The field the Decision label names, and the form's submit button (Save); the field is
+        // read-only until it has hydrated (components/studio/markdown-field.tsx).
         await hydrated(page, "#section-decision", "form button[type=submit]");
+        await page.locator("#section-decision:not([readonly])").waitFor();
       }),
   },
   {

@@ -12,8 +12,8 @@ import styles from "./studio.module.css";
  * One section's Markdown field: Write or Preview (one pane, so it works at 390 px), a field that
  * grows with its text, and a short toolbar (bold, italic, link, code, code block, list, table,
  * diagram, link to a note, image). The preview runs the public pages' pipeline and wears their
- * `.prose` styles, so it is what a reader will see. Loaded only by the studio's editor
- * (next/dynamic, never on the server's public pages).
+ * `.prose` styles, so it is what a reader will see. Part of the studio's editor pages only, never
+ * of the public pages.
  *
  * The textarea is the library's own; paste and drop handlers go on it through `textareaProps`.
  */
@@ -92,6 +92,11 @@ export default function MarkdownField(props: {
     );
   }, [name, pickImage, textareaId]);
   const showing = props.readOnly ? "preview" : mode;
+  // The field is rendered on the server too, so the page shows the note at once and the editor's
+  // script loads beside the page's own (a chunk loaded after hydration cost the editor a round trip:
+  // bench:studio). Until it has hydrated it is read-only: text typed into the server's textarea was
+  // mixed into the note's own once the editor took over.
+  const hydrated = useSyncExternalStore(noSubscription, onClient, onServer);
 
   // Browsers without CSS field-sizing (Firefox, older Safari): size the textarea to its text here.
   useLayoutEffect(() => {
@@ -132,7 +137,7 @@ export default function MarkdownField(props: {
           onDrop: images.onDrop,
           id: props.id,
           onBlur: props.onBlur,
-          readOnly: props.readOnly,
+          readOnly: props.readOnly || !hydrated,
           "aria-invalid": props.invalid || undefined,
           "aria-describedby": props.describedBy,
         }}
@@ -170,6 +175,10 @@ export default function MarkdownField(props: {
     </div>
   );
 }
+
+const noSubscription = () => () => {};
+const onClient = () => true;
+const onServer = () => false;
 
 // The toolbar's buttons are named by their aria-label; their SVG icons carry role="img" without a
 // name of their own, which screen readers announce as an unlabelled image. Hide the icons instead.

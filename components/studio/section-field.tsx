@@ -1,21 +1,10 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import type { Where } from "@/lib/rules/api-errors";
 import type { NoteChoice } from "@/lib/hooks/note-choices";
 import { FieldError } from "./field-error";
+import MarkdownField from "./markdown-field";
 import styles from "./studio.module.css";
-
-// The Markdown editor is a chunk of its own (it cannot render on the server). Asked for as soon as
-// this module runs in the browser, beside the page's other scripts, rather than when the first
-// field mounts after hydration: that waited for hydration and then a round trip (bench:studio).
-const loadMarkdownField = () => import("./markdown-field");
-if (typeof window !== "undefined") void loadMarkdownField();
-
-const MarkdownField = dynamic(loadMarkdownField, {
-  ssr: false,
-  loading: () => <p className={styles.loading}>Loading the editor…</p>,
-});
 
 /**
  * A note section (Decision, Invariant, …): its heading is the field's accessible name. The colours
