@@ -89,8 +89,10 @@ test("signing in is one request to next-auth, the token having been fetched whil
     if (pathname.startsWith("/api/auth/")) asked.push(`${r.method()} ${pathname}`);
   });
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByText(`Signed in as ${AUTHOR.name}`)).toBeVisible();
+  // What the sign-in page asked, up to the moment the studio's address commits (not what the studio asks).
+  await page.waitForURL((url) => url.pathname === "/studio", { waitUntil: "commit" });
   expect(asked).toEqual(["POST /api/auth/callback/credentials"]);
+  await expect(page.getByText(`Signed in as ${AUTHOR.name}`)).toBeVisible();
 });
 
 test("a sign-in sent before the page's script runs never puts the password in an address", async ({ browser }) => {
