@@ -140,6 +140,8 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
     const dialog = page.getByRole("dialog", { name: "Link to a note" });
     await expect(dialog).toBeVisible();
     await page.keyboard.press("Escape");
+    // Focus is back on the button as Esc closes it, not a frame later: an Enter pressed at once opens it again.
+    expect(await linkButton.evaluate((button) => button === document.activeElement)).toBe(true);
     await expect(dialog).toHaveCount(0);
     await page.keyboard.press("Enter");
     await expect(dialog).toBeVisible();

@@ -159,11 +159,7 @@ export default function MarkdownField(props: {
       {picking ? (
         <NoteLinkDialog
           notes={props.notes ?? []}
-          onClose={() => {
-            setPicking(null);
-            // Back to the toolbar button that opened it, as a dialog does.
-            requestAnimationFrame(() => field.current?.querySelector<HTMLElement>('[data-name="note-link"]')?.focus());
-          }}
+          onClose={() => setPicking(null)}
           onPick={(note) => {
             setPicking(null);
             // The bare id: the public pipeline links a note id to its page. The dialog is closed

@@ -7,27 +7,43 @@ import styles from "./studio.module.css";
 export type { NoteChoice };
 
 /**
- * "Link to a note" (a published one): a modal dialog (the browser's own <dialog>, so Esc closes it and focus
- * returns to the button that opened it) that finds a note by id or title and hands back the one
- * chosen. Enter takes the first match.
+ * "Link to a note" (a published one): a modal dialog (the browser's own <dialog>: Esc closes it)
+ * that finds a note by id or title and hands back the one chosen. Enter takes the first match.
+ * Closing puts focus back on the button that opened it at once, before the dialog leaves the page:
+ * a keyboard user's next Enter opens it again, however soon it comes.
  */
 export function NoteLinkDialog(props: { notes: NoteChoice[]; onPick: (note: NoteChoice) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [query, setQuery] = useState("");
   const headingId = useId();
   const matches = matchNotes(props.notes, query).slice(0, 12);
-  // Close the modal before handing the choice back: while it is open the page behind it is inert,
-  // and the editor could not focus its textarea to insert the link.
-  const pick = (note: NoteChoice) => {
-    ref.current?.close();
-    props.onPick(note);
-  };
+  // The button that opened it (focused when the dialog mounts), to go back to.
+  const returnTo = useRef<Element | null>(null);
 
   useEffect(() => {
     const dialog = ref.current;
+    returnTo.current = document.activeElement;
     if (dialog && !dialog.open) dialog.showModal();
     return () => dialog?.close();
   }, []);
+
+  // Closed here, not by unmounting: a dialog removed from the page while open leaves focus on the
+  // body until something moves it.
+  const close = () => {
+    ref.current?.close();
+    const back = returnTo.current;
+    if (back instanceof HTMLElement && back.isConnected) back.focus();
+  };
+  const cancel = () => {
+    close();
+    props.onClose();
+  };
+  // Closed before handing the choice back: while it is open the page behind it is inert, and the
+  // editor could not focus its textarea to insert the link.
+  const pick = (note: NoteChoice) => {
+    close();
+    props.onPick(note);
+  };
 
   return (
     <dialog
@@ -36,7 +52,7 @@ export function NoteLinkDialog(props: { notes: NoteChoice[]; onPick: (note: Note
       aria-labelledby={headingId}
       onCancel={(e) => {
         e.preventDefault();
-        props.onClose();
+        cancel();
       }}
     >
       <h2 id={headingId}>Link to a note</h2>
@@ -68,7 +84,7 @@ export function NoteLinkDialog(props: { notes: NoteChoice[]; onPick: (note: Note
       ) : (
         <p className={styles.hint}>No published note matches &ldquo;{query}&rdquo;.</p>
       )}
-      <button type="button" onClick={props.onClose}>
+      <button type="button" onClick={cancel}>
         Cancel
       </button>
     </dialog>
