@@ -51,7 +51,25 @@ function readJson(file) {
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** What failed, by name: repeated just above the totals, since CI may keep only the end of the log. */
+const failures = [];
 let broken = false;
+
+/** The names of a Playwright JSON report's unexpected tests, as "project › file:line › title". */
+function playwrightFailures(report) {
+  const names = [];
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status === "unexpected") names.push(`${t.projectName} › ${spec.file}:${spec.line} › ${[...titles, spec.title].join(" › ")}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  // The top suites are the files, already named by spec.file.
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return names;
+}
 
 if (!fs.existsSync(path.join(root, "node_modules", ".bin", "next"))) {
   if (run("npm", ["ci", "--no-audit", "--no-fund"]) !== 0) broken = true;
@@ -66,6 +84,7 @@ for (const [name, args] of [
   if (run("npx", args) === 0) totals.passed += 1;
   else {
     console.error(`${name} failed`);
+    failures.push(name);
     totals.failed += 1;
   }
 }
@@ -81,8 +100,15 @@ if (unit) {
   totals.skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
   // A suite that fails to load counts as a failure even when no test in it ran.
   if (unitStatus !== 0 && unit.numFailedTests === 0) totals.failed += Math.max(1, unit.numFailedTestSuites);
+  for (const file of unit.testResults ?? []) {
+    const name = path.relative(root, file.name);
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failed) failures.push(`unit › ${name} › ${a.fullName}`);
+    if (failed.length === 0 && file.status === "failed") failures.push(`unit › ${name} (did not load: ${(file.message ?? "").split("\n")[0]})`);
+  }
 } else {
   console.error("vitest wrote no report: counting the unit suite as failed");
+  failures.push("unit (no report)");
   totals.failed += 1;
 }
 
@@ -91,13 +117,16 @@ const e2eFile = path.join(results, "e2e.json");
 fs.rmSync(e2eFile, { force: true });
 if (!ensureNginx()) {
   console.error("nginx could not be installed: the export tests will fail");
+  failures.push("nginx (not installed)");
   totals.failed += 1;
 }
 if (!ensureChromium()) {
   console.error("Chromium could not be installed: the end-to-end suite cannot run");
+  failures.push("chromium (not installed)");
   totals.failed += 1;
 } else if (run("npx", ["next", "build"], { NEXT_TELEMETRY_DISABLED: "1" }) !== 0) {
   console.error("next build failed: the end-to-end suite cannot run");
+  failures.push("next build");
   totals.failed += 1;
 } else {
   const e2eStatus = run("npx", ["playwright", "test"], { CI: process.env.CI ?? "1" });
@@ -107,8 +136,11 @@ if (!ensureChromium()) {
     totals.failed += e2e.stats.unexpected;
     totals.skipped += e2e.stats.skipped;
     if (e2eStatus !== 0 && e2e.stats.unexpected === 0) totals.failed += 1; // e.g. the web server never came up
+    failures.push(...playwrightFailures(e2e).map((n) => `e2e › ${n}`));
+    if (e2eStatus !== 0 && e2e.stats.unexpected === 0) failures.push(`e2e (exit ${e2eStatus}, no test failed)`);
   } else {
     console.error("Playwright wrote no report: counting the end-to-end suite as failed");
+    failures.push("e2e (no report)");
     totals.failed += 1;
   }
 
@@ -134,8 +166,11 @@ if (!ensureChromium()) {
     totals.failed += agents.failed + (agents.errors ?? 0) + agents.warned;
     totals.skipped += agents.skipped;
     if (agents.warned > 0) console.log(`check:agents: ${agents.warned} afdocs warning(s), counted as failed (see the list above)`);
+    const bad = agents.failed + (agents.errors ?? 0) + agents.warned;
+    if (bad > 0) failures.push(`check:agents › ${bad} check(s) failed or warned (FAIL/WARN lines above)`);
   } else {
     console.error("check:agents wrote no totals: counting it as failed");
+    failures.push("check:agents (no totals)");
     totals.failed += 1;
   }
 
@@ -150,8 +185,11 @@ if (!ensureChromium()) {
     totals.failed += visual.stats.unexpected;
     totals.skipped += visual.stats.skipped;
     if (visualStatus !== 0 && visual.stats.unexpected === 0) totals.failed += 1;
+    failures.push(...playwrightFailures(visual).map((n) => `visual › ${n}`));
+    if (visualStatus !== 0 && visual.stats.unexpected === 0) failures.push(`visual (exit ${visualStatus}, no test failed)`);
   } else {
     console.error("The visual run wrote no report: counting it as failed");
+    failures.push("visual (no report)");
     totals.failed += 1;
   }
 
@@ -169,12 +207,15 @@ if (!ensureChromium()) {
     totals.passed += scores.passed;
     totals.failed += scores.failed;
     totals.skipped += scores.skipped ?? 0;
+    if (scores.failed > 0) failures.push(`lighthouse › ${scores.failed} score(s) under the bar (FAIL lines above)`);
   } else {
     console.error("lighthouse wrote no totals: counting it as failed");
+    failures.push("lighthouse (no totals)");
     totals.failed += 1;
   }
 }
 
 if (broken) totals.failed += 1;
+if (failures.length > 0) console.log(`\nFailed (${failures.length}):\n${failures.map((f) => `  ${f}`).join("\n")}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 ? 1 : 0);
