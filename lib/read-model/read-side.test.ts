@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { PublishedView } from "@/lib/content/published";
 
 /**
  * Next loads a module once per bundle layer (the proxy, pages, route handlers, instrumentation), so
@@ -43,6 +44,20 @@ describe("the read side's state", () => {
     route.keepAnswer(call, 200, "application/json", JSON.stringify({ result: { content: [] }, jsonrpc: "2.0", id: 1 }));
     const answer = proxy.keptAnswer({ ...call, id: "theirs" }, "commit");
     expect(await answer?.json()).toEqual({ result: { content: [] }, jsonrpc: "2.0", id: "theirs" });
+  });
+
+  it("gives search the same copy of a note in every layer, so the worker is not told it changed", async () => {
+    const pageLayer = await anotherCopy(() => import("@/lib/search"));
+    const routeLayer = await anotherCopy(() => import("@/lib/search"));
+    const note = { id: "AFN-900", title: "A note", phase: "6 architecture" };
+    const view = { notes: [note], byId: new Map([[note.id, note]]) } as unknown as PublishedView;
+    const titles = { "6 architecture": "Six: the architecture" };
+    const seen = pageLayer.searchView(view, titles);
+    expect(seen.notes[0]!.phase).toContain("Six: the architecture");
+    expect(routeLayer.searchView(view, titles)).toBe(seen);
+    // A view of the next commit holding the same note object: the same copy, not a new one.
+    const next = { notes: [note], byId: new Map([[note.id, note]]) } as unknown as PublishedView;
+    expect(routeLayer.searchView(next, titles).notes[0]).toBe(seen.notes[0]);
   });
 
   it("is the only state the read side's modules keep on globalThis", () => {

@@ -11,6 +11,7 @@ import type { DiagramState } from "@/lib/render/diagrams";
 import type { SectionCache } from "@/lib/render/markdown";
 import type { SectionState } from "@/lib/render/sections";
 import type { SearchHit, SearchIndexState } from "@/lib/search/engine";
+import type { SearchCopies } from "@/lib/search";
 import type { SearchWorker } from "@/lib/search/worker-client";
 import type { PersistState } from "./index";
 import type { Oid } from "@/lib/store/types";
@@ -49,6 +50,7 @@ export type ReadSide = {
   searchWorker?: { worker: SearchWorker | null | undefined }; // The search worker, once asked for (lib/search/index.ts).
   searchAnswers?: LRUCache<string, SearchHit[]>; // Search answers by commit, limit and query (lib/search/index.ts).
   searchIndex?: SearchIndexState; // The in-thread search index (lib/search/engine.ts).
+  searchCopies?: SearchCopies; // The views and notes as search sees them, with renamed phases' titles (lib/search/index.ts).
   sections?: SectionState; // The section worker, renders in flight, diagram sources per section (lib/render/sections.ts).
   sectionHtml?: SectionCache; // Sections' HTML by what it depends on (lib/render/markdown.ts).
   diagrams?: DiagramState; // The diagram worker and drawings by source (lib/render/diagrams.ts).

@@ -60,21 +60,28 @@ function searchWorker(): SearchWorker | null {
  */
 export function searchView(view: PublishedView, titles: PhaseTitles): PublishedView {
   const key = JSON.stringify(titles);
-  const kept = searchViews.get(view);
+  const { views } = searchCopies();
+  const kept = views.get(view);
   if (kept?.key === key) return kept.view;
   const searched = Object.keys(titles).length ? withPhaseTitles(view, titles) : view;
-  searchViews.set(view, { key, view: searched });
+  views.set(view, { key, view: searched });
   return searched;
 }
 
-const searchViews = new WeakMap<PublishedView, { key: string; view: PublishedView }>();
-const copies = new WeakMap<Note, Note>();
+/**
+ * The searched views and notes, kept in the read side's handle rather than beside this code: the
+ * search page and the agents' routes load this module in different bundle layers, and copies made
+ * in each would be different objects for the same note, which the worker takes for a change.
+ */
+export type SearchCopies = { views: WeakMap<PublishedView, { key: string; view: PublishedView }>; notes: WeakMap<Note, Note> };
+const searchCopies = () => (readSide().searchCopies ??= { views: new WeakMap(), notes: new WeakMap() });
 
 function searchedNote(note: Note, titles: PhaseTitles): Note {
   const phase = searchedPhase(titles, note.phase);
   if (phase === note.phase) return note;
-  let copy = copies.get(note);
-  if (copy?.phase !== phase) copies.set(note, (copy = { ...note, phase }));
+  const { notes } = searchCopies();
+  let copy = notes.get(note);
+  if (copy?.phase !== phase) notes.set(note, (copy = { ...note, phase }));
   return copy;
 }
 
