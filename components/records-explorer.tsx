@@ -2,7 +2,17 @@ import type { Note } from "@/lib/notes/schema";
 import { shownPhase, type PhaseTitles } from "@/lib/phases/schema";
 import { PUBLISHED_STATUSES, STATUS_LABEL } from "@/lib/notes/schema";
 import type { Paged } from "@/lib/public/page-numbers";
-import { groupByPhase, isFiltered, recordFacets, recordsHref, sortHref, statusChoices, type RecordQuery, type SortKey } from "@/lib/public/record-query";
+import {
+  groupByPhase,
+  isFiltered,
+  recordFacets,
+  recordsHref,
+  sortHref,
+  statusChoices,
+  tagChoices,
+  type RecordQuery,
+  type SortKey,
+} from "@/lib/public/record-query";
 import { noteUrl, slug } from "@/lib/web/urls";
 import { BoundaryBadge } from "./boundary-badge";
 import { NoteList } from "./note-card";
@@ -159,7 +169,10 @@ function StatusLinks({ query, all }: { query: RecordQuery; all: readonly Note[] 
 
 /** Status, tag, phase and sort together: a GET form, so the choice lands in the URL. */
 function FilterForm({ query, all, titles }: { query: RecordQuery; all: readonly Note[]; titles: PhaseTitles }) {
-  const { tags, phases } = recordFacets(all);
+  const facets = recordFacets(all);
+  const { phases } = facets;
+  const tags = tagChoices(facets, query.tag);
+  const someTags = tags.tags.length < tags.total;
   return (
     <form className="records-filter" action="/#records" method="get" aria-label="Filter and sort the records">
       <div className="field">
@@ -175,15 +188,13 @@ function FilterForm({ query, all, titles }: { query: RecordQuery; all: readonly 
       </div>
       <div className="field">
         <label htmlFor="filter-tag">Tag</label>
-        <select id="filter-tag" name="tag" defaultValue={query.tag ?? ""}>
+        <select id="filter-tag" name="tag" defaultValue={query.tag ?? ""} aria-describedby={someTags ? "filter-tag-some" : undefined}>
           <option value="">Any tag</option>
-          {[...tags]
-            .sort((a, b) => a[1].localeCompare(b[1], "en", { sensitivity: "base" }))
-            .map(([value, name]) => (
-              <option key={value} value={value}>
-                {name}
-              </option>
-            ))}
+          {tags.tags.map(([value, name]) => (
+            <option key={value} value={value}>
+              {name}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
@@ -220,6 +231,11 @@ function FilterForm({ query, all, titles }: { query: RecordQuery; all: readonly 
           </a>
         ) : null}
       </div>
+      {someTags ? (
+        <p id="filter-tag-some" className="records-filter__note">
+          Tag lists the {tags.tags.length} most used of {tags.total.toLocaleString("en")} tags; search finds notes by any tag.
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -11,6 +11,7 @@ import {
   sortHref,
   sortRecords,
   statusChoices,
+  tagChoices,
   canonicalRecordsHref,
   DEFAULT_QUERY,
 } from "@/lib/public/record-query";
@@ -154,6 +155,14 @@ describe("recordFacets", () => {
         ["hebrus", "Hebrus"],
         ["ssd-streaming", "SSD streaming"],
       ],
+      tagUses: new Map([
+        ["dflash-2", 1],
+        ["moe-routing", 1],
+        ["sparse-attention", 3],
+        ["qsa", 1],
+        ["hebrus", 1],
+        ["ssd-streaming", 2],
+      ]),
       phases: ["2", "5", "6 architecture", "8–11 performance architecture", "Qwen4Exp predictive I/O training"],
     });
   });
@@ -202,5 +211,41 @@ describe("canonicalRecordsHref", () => {
     expect(canonicalRecordsHref({ sort: "nonsense" })).toBeNull();
     expect(canonicalRecordsHref({ page: "2" })).toBeNull();
     expect(canonicalRecordsHref({ page: "1" })).toBe("/");
+  });
+});
+
+describe("tagChoices", () => {
+  it("offers every tag, by name, while there are few", () => {
+    expect(tagChoices(recordFacets(NOTES), null)).toEqual({
+      tags: [
+        ["dflash-2", "DFlash 2"],
+        ["hebrus", "Hebrus"],
+        ["moe-routing", "MoE routing"],
+        ["qsa", "QSA"],
+        ["sparse-attention", "sparse attention"],
+        ["ssd-streaming", "SSD streaming"],
+      ],
+      total: 6,
+    });
+  });
+
+  it("offers the most used when there are more than it shows, and always the tag chosen", () => {
+    // tag-000 … tag-149: tag-k is on k % 7 + 1 notes, so the most used are those with k % 7 === 6.
+    const many = Array.from({ length: 150 }, (_, k) => `tag-${String(k).padStart(3, "0")}`);
+    const notes = many.flatMap((t, k) => Array.from({ length: (k % 7) + 1 }, (_, j) => note(`AFN-${k}-${j}`, "hypothesis", "5", [t])));
+    const facets = recordFacets(notes);
+    const { tags, total } = tagChoices(facets, null, 30);
+    expect(total).toBe(150);
+    expect(tags).toHaveLength(30);
+    // The 21 tags on 7 notes, then 9 of those on 6 (ties by name), listed by name.
+    const names = tags.map(([, name]) => name);
+    expect(names).toEqual([...names].sort());
+    expect(tags.every(([key]) => (facets.tagUses.get(key) ?? 0) >= 6)).toBe(true);
+    expect(tags.filter(([key]) => facets.tagUses.get(key) === 7)).toHaveLength(21);
+    // A tag on one note, chosen in the URL, stays in the list so the form shows what is applied.
+    const chosen = tagChoices(facets, "tag-000", 30);
+    expect(chosen.tags).toHaveLength(31);
+    expect(chosen.tags).toContainEqual(["tag-000", "tag-000"]);
+    expect(tagChoices(facets, "tag-006", 30).tags).toHaveLength(30);
   });
 });
