@@ -12,10 +12,11 @@ import { lastChange } from "@/lib/content/last-change";
 import { claimChange } from "@/lib/public/claim-change";
 import { approvalWords } from "@/lib/public/revision-words";
 import { neighbors } from "@/lib/public/record-query";
+import { connectedNotes } from "@/lib/public/connected-notes";
 import { APP_IDENTITY } from "@/lib/store/api";
 import { pageMetadata } from "@/lib/public/meta";
 import { loadPublishedNote } from "@/lib/public/published-note";
-import { historyUrl, noteUrl, SECTION_ANCHORS, segment } from "@/lib/web/urls";
+import { historyUrl, noteUrl, searchUrl, SECTION_ANCHORS, segment } from "@/lib/web/urls";
 import { getPublishedView } from "@/lib/content/published";
 import { phaseTitlesAt } from "@/lib/content/phases";
 import { publishedNoteAt } from "@/lib/content/pinned-note";
@@ -77,11 +78,7 @@ export default async function NotePage({ params, searchParams }: Props) {
     phaseTitlesAt(view.commit),
   ]);
   const linkable = new Set(view.byId.keys());
-  const related = note.related.flatMap((id) => view.byId.get(id) ?? []);
-  // A related note that also refers back is listed once, under Related notes, and marked so.
-  const linkingHere = new Set(view.backlinks.get(note.id) ?? []);
-  const referencedBy = [...linkingHere].filter((id) => !note.related.includes(id)).flatMap((id) => view.byId.get(id) ?? []);
-  const mutual = related.filter((n) => linkingHere.has(n.id)).length;
+  const { related, linkingHere, referencedBy, moreReferences, mutual } = connectedNotes(view, note);
 
   const shown = SECTIONS.filter((s) => ALWAYS.has(s.key) || note.sections[s.key]);
   const { previous, next } = neighbors(view.notes, note.id);
@@ -176,6 +173,12 @@ export default async function NotePage({ params, searchParams }: Props) {
           notes={referencedBy}
           empty={mutual ? "No note besides the related ones above refers to this one." : "No published note refers to this one yet."}
         />
+        {moreReferences > 0 ? (
+          <p className="linked__more">
+            And {moreReferences.toLocaleString("en")} more notes refer to this one: <a href={searchUrl(note.id)}>search for {note.id}</a> finds them, best
+            matches first; <a href={`${noteUrl(note.id)}.json`}>its JSON</a> lists every one.
+          </p>
+        ) : null}
       </nav>
 
       <nav className="neighbors" aria-label="Previous and next decision records">
