@@ -77,10 +77,18 @@ test("the toolbar adds a code block, a table and a diagram, and the preview show
   await field.press("Control+End");
   await page.getByRole("button", { name: "Add a table to Notes" }).click();
   await field.press("Control+End");
-  await page.getByRole("button", { name: "Add a diagram to Notes" }).click();
+  const diagram = page.getByRole("button", { name: "Add a diagram to Notes" });
+  await diagram.click();
   const text = await field.inputValue();
   expect(text).toContain("| Header | Header |");
   expect(text).toMatch(/```mermaid\nflowchart LR\n/);
+  // A change of colour scheme recolours the toolbar's words at once, not through a fade of
+  // unreadable greys (axe caught "Diagram" mid-fade once, at a contrast under 4.5:1).
+  for (const colorScheme of ["dark", "light"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const [words, body] = await diagram.evaluate((b) => [getComputedStyle(b).color, getComputedStyle(document.body).color]);
+    expect(words, colorScheme).toBe(body);
+  }
   const group = page.getByRole("group", { name: "Notes: write or preview" });
   await group.getByRole("button", { name: "Preview" }).click();
   const preview = group.locator("xpath=..").locator(".wmde-markdown");
