@@ -26,8 +26,26 @@ delete process.env.ALLOWED_HOSTS;
 const asked: string[] = [];
 // Main's commit, which an agent format's fill must say it was built from to be kept.
 let main = "";
-const server = http.createServer((req, res) => {
+// Set: the next render of /phases/raced moves main first, as a plain-git push during a render would.
+let raceOnce = true;
+async function moveMain() {
+  const store = await getContentStore();
+  const head = await store.resolve(MAIN_REF);
+  await store.commit({
+    ref: MAIN_REF,
+    expected: head,
+    author: { name: "Racer", email: "racer@example.org" },
+    message: "A push during a render",
+    changes: { "raced.txt": `${Date.now()}\n` },
+  });
+  main = (await store.resolve(MAIN_REF))!;
+}
+const server = http.createServer(async (req, res) => {
   asked.push(req.url ?? "");
+  if (req.url === "/phases/raced" && raceOnce) {
+    raceOnce = false;
+    await moveMain();
+  }
   if (req.url?.startsWith("/agents/")) {
     res.writeHead(200, { "content-type": "application/json", "x-content-commit": main });
     res.end(JSON.stringify({ rendered: req.url }));
@@ -147,6 +165,20 @@ describe("a page as the cache serves it", () => {
     expect(html).toContain('<link rel="stylesheet" href="/_next/static/chunks/s.css" nonce="n0"/>');
     expect(html).toContain("<p>rendered /phases/runtime-free</p>");
     expect(Number(page!.headers.get("content-length"))).toBe(Buffer.byteLength(html));
+  });
+});
+
+describe("a page whose render races a commit on main", () => {
+  it("is answered from that render, without scripts, and not kept: the next ask renders it again", async () => {
+    const before = asked.length;
+    const page = await get("http://notes.test/phases/raced");
+    expect(page?.status).toBe(200);
+    const html = await page!.text();
+    expect(html).not.toMatch(/<script|as="script"|__next_f/);
+    expect(html).toContain("<p>rendered /phases/raced</p>");
+    expect(page!.headers.get("cache-control")).toBe("no-store");
+    expect((await get("http://notes.test/phases/raced"))?.status).toBe(200);
+    expect(asked.slice(before).filter((u) => u === "/phases/raced")).toHaveLength(2);
   });
 });
 

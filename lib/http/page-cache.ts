@@ -70,6 +70,8 @@ const MAX_AHEAD = 4;
 const AHEAD_DELAY_MS = 300;
 
 type Kind = "page" | "agent";
+/** A fill's render: its status, the headers a kept entry keeps, and its text (a page without scripts). */
+type Rendered = { status: number; headers: [string, string][]; text: string };
 type Entry = { kind: Kind; headers: [string, string][] };
 /** How to render a page again: its URL and the request headers a fill passes on. */
 type Ask = { kind: Kind; path: string; search: string; headers: Record<string, string> };
@@ -77,7 +79,7 @@ export type PageCacheState = {
   commit: string | null;
   pages: Map<string, Entry>;
   /** Renders in flight, by key: concurrent misses wait for the same one. */
-  filling: Map<string, Promise<void>>;
+  filling: Map<string, Promise<Rendered | null>>;
   view: object;
   /** Pages looked up on disk for this commit, by key (once each). */
   disk: Map<string, Promise<Entry | undefined>>;
@@ -186,9 +188,12 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
       s.asked.add(key);
       return null;
     }
-    const filling = fillOnce(s, askOf(request, kind, url), commit, key);
-    if (filling) await filling;
+    const rendered = await (fillOnce(s, askOf(request, kind, url), commit, key) ?? fill(askOf(request, kind, url), commit, key, { keep: false }));
     if (s.commit === commit) entry = s.pages.get(key);
+    // Rendered but not kept (main moved meanwhile, or this commit's pages fill the cache): a page
+    // is still answered with that render, without scripts, as every public page is; not to be kept
+    // by anyone, since it may be of either commit.
+    if (!entry && kind === "page" && rendered?.status === 200) return uncachedPage(request, rendered);
   }
   if (!entry) return null;
   // A page takes the cache's validators; an agent format keeps its route's (common is then empty).
@@ -319,12 +324,21 @@ export async function warmUp(): Promise<void> {
   }
 }
 
+/** A page rendered for one request and not kept (see `cached`). */
+function uncachedPage(request: NextRequest, rendered: Rendered): Response {
+  const headers = new Headers(rendered.headers);
+  headers.set("Cache-Control", "no-store");
+  const body = Buffer.from(rendered.text, "utf8");
+  headers.set("Content-Length", String(body.length));
+  return new Response(request.method === "HEAD" ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
+}
+
 /** The render of `key` under way, or a new one started; null when this kind's cache is full. */
-function fillOnce(s: PageCacheState, ask: Ask, commit: string, key: string): Promise<void> | null {
+function fillOnce(s: PageCacheState, ask: Ask, commit: string, key: string): Promise<Rendered | null> | null {
   const under = s.filling.get(key);
   if (under) return under;
   if (count(s, ask.kind) >= MAX_PAGES) return null;
-  const started = fill(ask, commit, key).catch(() => undefined);
+  const started = fill(ask, commit, key).catch(() => null);
   s.filling.set(key, started);
   void started.finally(() => {
     if (state().filling.get(key) === started) state().filling.delete(key);
@@ -332,10 +346,14 @@ function fillOnce(s: PageCacheState, ask: Ask, commit: string, key: string): Pro
   return started;
 }
 
-/** Render the page once more, through this server, and keep it if it is a 200 HTML page (or agent format) of `commit`. */
-async function fill(ask: Ask, commit: string, key: string): Promise<void> {
+/**
+ * Render the page once more, through this server, and keep it if it is a 200 HTML page (or agent
+ * format) of `commit` (unless `keep` is false). Returns what it rendered, kept or not; null when
+ * nothing was rendered.
+ */
+async function fill(ask: Ask, commit: string, key: string, { keep = true } = {}): Promise<Rendered | null> {
   const self = selfOrigin();
-  if (!self) return;
+  if (!self) return null;
   const { kind } = ask;
   const target = new URL(`${ask.path}${ask.search}`, self);
   const headers: Record<string, string> = { ...ask.headers, [FILL_HEADER]: FILL_TOKEN, "accept-encoding": "identity" };
@@ -350,12 +368,8 @@ async function fill(ask: Ask, commit: string, key: string): Promise<void> {
     req.on("timeout", () => req.destroy());
     req.end();
   });
-  const s = state();
-  if (!answer || answer.status !== 200 || s.commit !== commit) return;
-  if (kind === "page" && !String(answer.headers["content-type"] ?? "").startsWith("text/html")) return;
-  if (kind === "agent" && answer.headers["x-content-commit"] !== commit) return;
-  // A render that raced a commit on main may hold the newer commit: keep it only if main is still there.
-  if ((await mainCommit()) !== commit || s.commit !== commit) return;
+  if (!answer) return null;
+  if (kind === "page" && !String(answer.headers["content-type"] ?? "").startsWith("text/html")) return null;
   const kept: [string, string][] = [];
   for (const [name, value] of Object.entries(answer.headers)) {
     if ((kind === "page" ? HOP : AGENT_HOP).has(name) || name.startsWith("x-middleware") || value === undefined) continue;
@@ -363,10 +377,17 @@ async function fill(ask: Ask, commit: string, key: string): Promise<void> {
   }
   // A page is kept without Next's client runtime (./without-scripts.ts); an agent format as built.
   const text = kind === "page" ? withoutScripts(answer.body.toString("utf8")) : answer.body.toString("utf8");
+  const rendered: Rendered = { status: answer.status, headers: kept, text };
+  const s = state();
+  if (!keep || answer.status !== 200 || s.commit !== commit) return rendered;
+  if (kind === "agent" && answer.headers["x-content-commit"] !== commit) return rendered;
+  // A render that raced a commit on main may hold the newer commit: keep it only if main is still there.
+  if ((await mainCommit()) !== commit || s.commit !== commit) return rendered;
   await answerBytes(s.view as never, key, async () => text);
   s.pages.set(key, { kind, headers: kept });
   // On disk for the next start, behind this answer (a failed write costs only that).
   if (!PER_QUERY.test(ask.path)) void persistPage(commit, { kind, key, headers: kept, body: Buffer.from(text, "utf8") });
+  return rendered;
 }
 
 /**
