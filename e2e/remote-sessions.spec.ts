@@ -139,7 +139,10 @@ test("removing an account and adding a new one of the same name does not revive 
   expect(await onBoth(cookie)).toEqual([200, 200]);
   await userCli(cli, ["remove", "bob"]);
   await userCli(cli, ["add", "bob", "--role", "reviewer"], `${PASSWORD}\n`);
-  // Wait until both instances know the new bob: a fresh sign-in on each works, as a reviewer.
+  // Wait until both instances know the new bob: first the old cookie refused on both (which costs
+  // no sign-in), then a fresh sign-in on each works, as a reviewer. Each sign-in that fails counts
+  // against the account (5 free, then 15 s: lib/auth/sign-in.ts), so they are tried a poll apart.
+  await expect.poll(() => onBoth(cookie), { timeout: REFUSED_WITHIN_MS }).toEqual([401, 401]);
   for (const instance of [a, b]) {
     await expect
       .poll(
@@ -153,7 +156,7 @@ test("removing an account and adding a new one of the same name does not revive 
             await fresh.close();
           }
         },
-        { timeout: REFUSED_WITHIN_MS },
+        { timeout: REFUSED_WITHIN_MS, intervals: [POLL_SECONDS * 1000 + 500] },
       )
       .toBe("reviewer");
   }
