@@ -26,8 +26,9 @@ import { etagFor, originVary, requestOrigin } from "@/lib/origin";
  * A miss is rendered once by a request to this same server (marked with a per-process token, so
  * it passes through), which fills the cache with exactly what a reader would get, headers
  * (Content-Security-Policy with the commit's nonce) included, and the missing request is answered
- * with it. A render that cannot be kept (not a 200, main moved meanwhile) leaves the request to
- * render as usual. Kept pages of main's commit are also written to disk (lib/read-model/pages.ts,
+ * with it. A page rendered but not kept (main moved meanwhile, or the cache is full) still answers
+ * that request, without scripts and not to be stored; a render that is not a 200 page leaves the
+ * request to render as usual. Kept pages of main's commit are also written to disk (lib/read-model/pages.ts,
  * except per-query answers), so a restart on the same commit answers them from there. The entry
  * points (home, the agents' index) are rendered ahead for each new commit, so they are on
  * disk for a restart even when no reader asked for them under that commit (`renderAhead`).
