@@ -71,6 +71,9 @@ test("a request reaches the reviewer, a mention and a verdict reach the author, 
   await reviewer.keyboard.type("Which spec is it? @e2e-au");
   await expect(reviewer.getByRole("listbox", { name: "People to mention" }).getByRole("option", { name: `@${AUTHOR.name}` })).toBeVisible();
   await reviewer.keyboard.press("Enter");
+  // The caret is after the name as the Enter is handled, not a frame later, so nothing typed next lands elsewhere.
+  const named = `Which spec is it? @${AUTHOR.name} `;
+  expect(await box.evaluate((b: HTMLTextAreaElement) => [b.value, b.selectionStart])).toEqual([named, named.length]);
   await reviewer.keyboard.type("please name it.");
   await expect(box).toHaveValue(`Which spec is it? @${AUTHOR.name} please name it.`);
   await reviewer.keyboard.press("Tab");

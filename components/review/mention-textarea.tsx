@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState, type KeyboardEvent, type TextareaHTMLAttributes } from "react";
+import { flushSync } from "react-dom";
 import { matchesMention, mentionAt } from "@/lib/rules/mentions";
 import { usePeople } from "@/lib/queries/use-notifications";
 import styles from "./review.module.css";
@@ -30,10 +31,14 @@ export function MentionTextarea({ value, onValueChange, onKeyDown, ...rest }: Pr
     if (!typing || caret === null) return;
     const next = `${value.slice(0, typing.start)}@${name} ${value.slice(caret)}`;
     const at = typing.start + name.length + 2;
-    onValueChange(next);
-    setCaret(at);
-    setActive(0);
-    requestAnimationFrame(() => box?.setSelectionRange(at, at));
+    // Committed now, and the caret put after the name now: a key typed right after Enter must land
+    // there, not at the end where a controlled textarea's new value leaves the caret.
+    flushSync(() => {
+      onValueChange(next);
+      setCaret(at);
+      setActive(0);
+    });
+    box?.setSelectionRange(at, at);
   };
 
   const keys = (e: KeyboardEvent<HTMLTextAreaElement>) => {
