@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { SECTIONS, STATUS_LABEL, type SectionKey } from "@/lib/notes/schema";
@@ -87,6 +87,10 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
   const publish = usePublishNote(id);
   const unsaved = useUnsavedEdits(isNew ? "new" : id);
   const readOnly = actor.role !== "author";
+  // The fields are rendered on the server too; until the page has hydrated they take no input: a
+  // phase chosen or a title typed before then would be reset by React's first render.
+  const hydrated = useSyncExternalStore(noSubscription, onClient, onServer);
+  const fieldsReadOnly = readOnly || !hydrated;
   const now = useClock();
   useReviewFollows(id, view.noteRevision);
 
@@ -383,7 +387,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           label="Title"
           value={fields.title}
           problems={problemsAt("title")}
-          readOnly={readOnly}
+          readOnly={fieldsReadOnly}
           onBlur={blur("title")}
           onChange={(title) => edit("title", { ...fields, title })}
         />
@@ -393,7 +397,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           hint="One or two sentences: the decision as a reader meets it in the index."
           value={fields.summary}
           problems={problemsAt("summary")}
-          readOnly={readOnly}
+          readOnly={fieldsReadOnly}
           onBlur={blur("summary")}
           onChange={(summary) => edit("summary", { ...fields, summary })}
         />
@@ -403,7 +407,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
             phases={view.phases}
             titles={view.phaseTitles}
             problems={problemsAt("phase")}
-            readOnly={readOnly}
+            readOnly={fieldsReadOnly}
             onBlur={blur("phase")}
             onChange={(phase) => edit("phase", { ...fields, phase })}
           />
@@ -413,7 +417,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
             value={fields.tags}
             suggestions={catalog.tags.map((t) => ({ value: t }))}
             problems={problemsAt("tags")}
-            readOnly={readOnly}
+            readOnly={fieldsReadOnly}
             onBlur={blur("tags")}
             onChange={(tags) => edit("tags", { ...fields, tags })}
           />
@@ -426,7 +430,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           normalize={noteIdIn}
           display={(r) => (titles.has(r.toUpperCase()) ? `${r.toUpperCase()} ${titles.get(r.toUpperCase())}` : r)}
           problems={problemsAt("related")}
-          readOnly={readOnly}
+          readOnly={fieldsReadOnly}
           onBlur={blur("related")}
           onChange={(related) => edit("related", { ...fields, related })}
         />
@@ -437,14 +441,14 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           suggestions={[]}
           commaSeparates={false}
           problems={problemsAt("affects")}
-          readOnly={readOnly}
+          readOnly={fieldsReadOnly}
           onBlur={blur("affects")}
           onChange={(affects) => edit("affects", { ...fields, affects })}
         />
         <BoundariesField
           value={fields.boundaries}
           problems={problemsAt("boundaries")}
-          readOnly={readOnly}
+          readOnly={fieldsReadOnly}
           onBlur={blur("boundaries")}
           onChange={(boundaries) => edit("boundaries", { ...fields, boundaries })}
         />
@@ -452,7 +456,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
           value={fields.core}
           rankProblems={problemsAt("core.rank")}
           labelProblems={[...problemsAt("core.label"), ...problemsAt("core")]}
-          readOnly={readOnly}
+          readOnly={fieldsReadOnly}
           onBlur={blur("core.rank")}
           onChange={(core) => edit("core.rank", { ...fields, core })}
         />
@@ -479,7 +483,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
             hint="Readers and agents rely on boundaries; say why this one no longer applies."
             value={reason}
             problems={problemsAt("boundaries-reason")}
-            readOnly={readOnly}
+            readOnly={fieldsReadOnly}
             onBlur={() => undefined}
             onChange={setReason}
           />
@@ -577,3 +581,7 @@ function focusField(field: string | undefined) {
           : `field-${first}`;
   requestAnimationFrame(() => document.getElementById(id)?.focus());
 }
+
+const noSubscription = () => () => {};
+const onClient = () => true;
+const onServer = () => false;
