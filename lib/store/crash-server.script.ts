@@ -15,7 +15,9 @@ import { acquireRefLock } from "./ref-update";
  * crash left) and serves POST /api/studio/notes, GET and PUT /api/studio/notes/:id on a loopback
  * port it prints as {"port":N}. Loading and the first read take seconds on a busy machine, so the
  * test keeps the next server loaded and waiting while it kills this one; warming up takes no
- * lock, and its start meets the running server's locks as live ones.
+ * lock, and its start meets the running server's locks as live ones. (Loading opens the store,
+ * which already clears stale locks, so the test pauses servers still loading while it counts the
+ * locks a kill left.)
  * One more address exists only here: POST /hold-lock?ref=… takes that ref's lock and never lets
  * go, so the test can kill a writer that is certainly holding one.
  */

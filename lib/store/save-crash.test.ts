@@ -202,10 +202,14 @@ describe("a server killed during saves", () => {
         await standbys[0]!.loaded;
         await new Promise((r) => setTimeout(r, 200 + Math.random() * 1000));
         if (holding) expect((await fetch(`http://127.0.0.1:${port}/hold-lock?ref=${holding}`, { method: "POST" })).status).toBe(200);
+        // The standbys still loading open the store, which clears stale locks (ensureContentRepo): paused,
+        // they cannot remove the dead server's locks before they are counted.
+        for (const s of standbys) s.proc.kill("SIGSTOP");
         server.proc.kill("SIGKILL");
         goDown();
         await server.exited;
         (holding ? leftAfterHeldKills : leftAfterRandomKills).push(...locksIn(f.gitdir));
+        for (const s of standbys) s.proc.kill("SIGCONT");
         // The next server starts on the repository as the crash left it.
         server = standbys.shift()!;
         port = await server.start();
@@ -222,11 +226,14 @@ describe("a server killed during saves", () => {
     await server.exited;
 
     // One more kind of leftover, planted as native git leaves it when it dies: the new value, no writer.
+    // (Standbys still loading are paused while it is planted and counted, as above.)
+    for (const s of standbys) s.proc.kill("SIGSTOP");
     const planted = path.join(f.gitdir, `refs/heads/drafts/${ids[0]}.lock`);
     fs.writeFileSync(planted, `${git("rev-parse", "refs/heads/main").trim()}\n`);
     const old = new Date(Date.now() - STALE_UNATTRIBUTED_MS - 5000);
     fs.utimesSync(planted, old, old);
     const leftAtRestart = locksIn(f.gitdir);
+    for (const s of standbys) s.proc.kill("SIGCONT");
 
     // Restart: a save to every draft succeeds within a few seconds.
     server = standbys.shift()!;
