@@ -233,7 +233,7 @@ function FilterForm({ query, all, titles }: { query: RecordQuery; all: readonly 
       </div>
       {someTags ? (
         <p id="filter-tag-some" className="records-filter__note">
-          Tag lists the {tags.tags.length} most used of {tags.total.toLocaleString("en")} tags; search finds notes by any tag.
+          Tag lists the {tags.mostUsed} most used of {tags.total.toLocaleString("en")} tags; search finds notes by any tag.
         </p>
       ) : null}
     </form>

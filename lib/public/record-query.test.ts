@@ -226,6 +226,7 @@ describe("tagChoices", () => {
         ["ssd-streaming", "SSD streaming"],
       ],
       total: 6,
+      mostUsed: 6,
     });
   });
 
@@ -246,6 +247,9 @@ describe("tagChoices", () => {
     const chosen = tagChoices(facets, "tag-000", 30);
     expect(chosen.tags).toHaveLength(31);
     expect(chosen.tags).toContainEqual(["tag-000", "tag-000"]);
+    // The page says how many of the most used it lists: 30, not the 31 names the chosen one makes.
+    expect(chosen.mostUsed).toBe(30);
+    expect(tagChoices(recordFacets(NOTES), null).mostUsed).toBe(6);
     expect(tagChoices(facets, "tag-006", 30).tags).toHaveLength(30);
   });
 });

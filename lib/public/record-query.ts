@@ -1,4 +1,4 @@
-import { PUBLISHED_STATUSES, STATUSES, type Note, type Status } from "@/lib/notes/schema";
+import { compareIds, PUBLISHED_STATUSES, STATUSES, type Note, type Status } from "@/lib/notes/schema";
 import { slug } from "@/lib/web/urls";
 
 /**
@@ -82,6 +82,15 @@ export function filterRecords(notes: readonly Note[], q: Pick<RecordQuery, "stat
   );
 }
 
+// Collators made once: `localeCompare` with a locale or options builds a new one per call, which
+// made sorting 10,000 notes or 4,000 tags take 0.1–0.5 s (30× a shared collator's time).
+const NUMERIC = new Intl.Collator("en", { numeric: true });
+const NUMERIC_BASE = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+const BASE = new Intl.Collator("en", { sensitivity: "base" });
+
+/** Names (tags, titles) as a reader looks them up: letters alike whatever their case or accents. */
+export const compareNames = (a: string, b: string): number => BASE.compare(a, b);
+
 /**
  * Phases in a reader's order: by their leading number (0-3, 2, 4, 6-architecture, 8-11 …), then the
  * named ones (agent-operations, …) alphabetically.
@@ -89,10 +98,10 @@ export function filterRecords(notes: readonly Note[], q: Pick<RecordQuery, "stat
 export function comparePhases(a: string, b: string): number {
   const na = /^\d+/.exec(a);
   const nb = /^\d+/.exec(b);
-  if (na && nb) return Number(na[0]) - Number(nb[0]) || a.localeCompare(b, "en", { numeric: true });
+  if (na && nb) return Number(na[0]) - Number(nb[0]) || NUMERIC.compare(a, b);
   if (na) return -1;
   if (nb) return 1;
-  return a.localeCompare(b, "en", { numeric: true, sensitivity: "base" });
+  return NUMERIC_BASE.compare(a, b);
 }
 
 const STATUS_RANK = new Map(STATUSES.map((s, i) => [s, i]));
@@ -106,9 +115,9 @@ export function sortRecords(notes: readonly Note[], q: Pick<RecordQuery, "sort" 
   if (q.sort === "order") return [...notes];
   const editorial = new Map(notes.map((n, i) => [n.id, i]));
   const byKey: Record<Exclude<SortKey, "order">, (a: Note, b: Note) => number> = {
-    id: (a, b) => a.id.localeCompare(b.id, "en", { numeric: true }),
+    id: (a, b) => compareIds(a.id, b.id),
     status: (a, b) => (STATUS_RANK.get(a.status) ?? 0) - (STATUS_RANK.get(b.status) ?? 0),
-    title: (a, b) => a.title.localeCompare(b.title, "en", { sensitivity: "base" }),
+    title: (a, b) => compareNames(a.title, b.title),
     phase: (a, b) => comparePhases(a.phase, b.phase),
     // An unknown date sorts as the oldest.
     updated: (a, b) => (updated.get(a.id) ?? "").localeCompare(updated.get(b.id) ?? ""),
@@ -251,17 +260,21 @@ export const TAG_CHOICES = 100;
 
 /**
  * The filter form's tags, by name: every tag when there are at most `max`, else the `max` most used
- * (ties by name) and the one chosen. `total` is how many tags there are; any tag's notes are at its
- * own page (/tags/<tag>), and search matches tags.
+ * (ties by name) and the one chosen. `total` is how many tags there are, `mostUsed` how many of the
+ * most used are listed; any tag's notes are at its own page (/tags/<tag>), and search matches tags.
  */
-export function tagChoices(facets: RecordFacets, chosen: string | null, max = TAG_CHOICES): { tags: [string, string][]; total: number } {
-  const byName = (a: [string, string], b: [string, string]) => a[1].localeCompare(b[1], "en", { sensitivity: "base" });
-  let tags = facets.tags;
-  if (tags.length > max) {
+export function tagChoices(facets: RecordFacets, chosen: string | null, max = TAG_CHOICES): { tags: [string, string][]; total: number; mostUsed: number } {
+  const total = facets.tags.length;
+  let top = topTags.get(facets);
+  if (!top || top.max !== max) {
     const uses = (t: [string, string]) => facets.tagUses.get(t[0]) ?? 0;
-    tags = [...tags].sort((a, b) => uses(b) - uses(a) || byName(a, b)).slice(0, max);
-    const picked = chosen === null || tags.some(([key]) => key === chosen) ? undefined : facets.tags.find(([key]) => key === chosen);
-    if (picked) tags.push(picked);
+    const most = total > max ? [...facets.tags].sort((a, b) => uses(b) - uses(a) || byName(a, b)).slice(0, max) : facets.tags;
+    topTags.set(facets, (top = { max, tags: [...most].sort(byName) }));
   }
-  return { tags: [...tags].sort(byName), total: facets.tags.length };
+  const picked = chosen === null || total <= max || top.tags.some(([key]) => key === chosen) ? undefined : facets.tags.find(([key]) => key === chosen);
+  return { tags: picked ? [...top.tags, picked].sort(byName) : top.tags, total, mostUsed: top.tags.length };
 }
+
+const byName = (a: [string, string], b: [string, string]) => compareNames(a[1], b[1]);
+// The most used tags of one view's facets, sorted once per commit rather than on every render of home.
+const topTags = new WeakMap<RecordFacets, { max: number; tags: [string, string][] }>();

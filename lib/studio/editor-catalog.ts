@@ -1,6 +1,6 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
 import type { Oid } from "@/lib/store/types";
-import { isPublishedStatus } from "@/lib/notes/schema";
+import { compareIds, isPublishedStatus } from "@/lib/notes/schema";
 import type { PhaseTitles } from "@/lib/phases/schema";
 import { mainFacts } from "./note-context";
 import { MAIN_REF, noMain } from "./refs";
@@ -29,7 +29,7 @@ export async function editorCatalog(): Promise<EditorCatalog> {
     main: head,
     phases: main.phases,
     phaseTitles: main.phaseTitles,
-    notes: published.map((n) => ({ id: n.id, title: n.title })).sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true })),
+    notes: published.map((n) => ({ id: n.id, title: n.title })).sort((a, b) => compareIds(a.id, b.id)),
     tags: [...new Set(published.flatMap((n) => n.tags))].sort((a, b) => a.localeCompare(b)),
   };
 }

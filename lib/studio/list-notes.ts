@@ -4,7 +4,7 @@ import type { Oid, Person } from "@/lib/store/types";
 import { APP_IDENTITY } from "@/lib/store/api";
 import { changedBy } from "@/lib/notes/byline";
 import { parseSite, SITE_FILE } from "@/lib/content/site";
-import { isPublishedStatus, type Status } from "@/lib/notes/schema";
+import { compareIds, isPublishedStatus, type Status } from "@/lib/notes/schema";
 import type { StudioActor } from "@/lib/rules/identity";
 import { DRAFTS_PREFIX, idOfDraftRef, MAIN_REF, noMain, notePath } from "./refs";
 
@@ -60,7 +60,7 @@ export async function listNotes(_actor: StudioActor): Promise<NoteListEntry[]> {
   );
   // Drafts first (what is being worked on), newest change first; then the published notes by id, newest first.
   const time = (e: NoteListEntry) => (e.lastChange ? Date.parse(e.lastChange.date) : Infinity);
-  return entries.sort((a, b) => Number(b.draft) - Number(a.draft) || (a.draft ? time(b) - time(a) : 0) || b.id.localeCompare(a.id, "en", { numeric: true }));
+  return entries.sort((a, b) => Number(b.draft) - Number(a.draft) || (a.draft ? time(b) - time(a) : 0) || compareIds(b.id, a.id));
 }
 
 /** The archive's byline from site.yaml; a missing or broken site file must not hide the list, so the app's commits then name the app. */

@@ -12,7 +12,7 @@ import { noteUrl, searchUrl } from "@/lib/web/urls";
 import { FIELD_LABEL, searchNotes, searchReady } from "@/lib/search";
 import { highlightRanges } from "@/lib/public/highlight";
 import { phaseUrl, tagHasPage, tagUrl } from "@/lib/web/urls";
-import { comparePhases } from "@/lib/public/record-query";
+import { comparePhases, compareNames } from "@/lib/public/record-query";
 import type { Note } from "@/lib/notes/schema";
 import { foldWeakMatches } from "@/lib/public/search-results";
 import type { SearchHit } from "@/lib/search";
@@ -166,7 +166,7 @@ const BROWSE_TAGS = 40;
 function Browse({ notes, titles }: { notes: readonly Note[]; titles: PhaseTitles }) {
   const counts = new Map<string, number>();
   for (const n of notes) for (const t of n.tags.filter(tagHasPage)) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const tags = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0], "en", { sensitivity: "base" })).slice(0, BROWSE_TAGS);
+  const tags = [...counts].sort((a, b) => b[1] - a[1] || compareNames(a[0], b[0])).slice(0, BROWSE_TAGS);
   const phases = [...new Set(notes.map((n) => n.phase))].sort(comparePhases);
   return (
     <section className="browse" aria-labelledby="browse-heading">
