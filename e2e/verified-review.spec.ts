@@ -161,3 +161,35 @@ test("a never-published draft offers no retraction; discarding it asks first, th
   expect((await author.get(`/api/studio/notes/${note.id}`)).status()).toBe(404);
   await author.dispose();
 });
+
+test("an author retracts a published note with the reason readers will see; Esc leaves the form and hands the focus back at once", async ({ page, request }) => {
+  const author = await api(newToken(AUTHOR.name));
+  const title = `Retracted ${Date.now().toString(36)}`;
+  const note = await proposedNote(author, title);
+  await ok(await author.post(`/api/studio/notes/${note.id}/publish`, { data: { revision: note.revision } }));
+  await signInByKeyboard(page, AUTHOR, `/studio/notes/${note.id}`);
+
+  const retract = page.getByRole("button", { name: "Retract…" });
+  await tabTo(page, retract, { max: 300 });
+  await page.keyboard.press("Enter");
+  const reason = page.getByLabel("Reason (readers will see it)");
+  await expect(reason).toBeVisible();
+  await reason.focus();
+  await page.keyboard.press("Escape");
+  // Back on the button as Esc is handled, not a frame later: an Enter pressed at once opens the form again.
+  expect(await retract.evaluate((button) => button === document.activeElement)).toBe(true);
+  await expect(reason).toHaveCount(0);
+  await page.keyboard.press("Enter");
+  await expect(reason).toBeVisible();
+  await reason.fill("Measured on the wrong build; see the next note.");
+  await page.getByRole("button", { name: "Retract", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Status: retracted" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await page.getByRole("button", { name: "Publish now" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
+  const publicPage = await request.get(`/notes/${note.id}`);
+  expect(publicPage.status()).toBe(200);
+  expect(await publicPage.text()).toContain("Why it was retracted: Measured on the wrong build; see the next note.");
+  await author.dispose();
+});

@@ -82,9 +82,10 @@ export function StatusActions(props: { view: NoteView; actor: Actor; blockers: s
                   revision={view.noteRevision}
                   busy={props.busy}
                   onClose={() => {
+                    // Back to the button that opened the form, before the form goes: a key pressed
+                    // right after Esc or Cancel then reaches the button, not the page.
+                    document.getElementById(`action-${to}`)?.focus();
                     setOpen(null);
-                    // Back to the button that opened the form.
-                    requestAnimationFrame(() => document.getElementById(`action-${to}`)?.focus());
                   }}
                   onConfirm={() => props.onChange({ to, reason: reason.trim() || undefined, superseded_by: supersededBy.trim().toUpperCase() || undefined })}
                 />

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type DragEvent } from "react";
+import { flushSync } from "react-dom";
 import type { ApiErrorBody } from "@/lib/rules/api-errors";
 
 /**
@@ -68,14 +69,16 @@ export function useImageUpload({ value, onChange, readOnly }: Field) {
       const after = end < text.length && text[end] !== "\n" ? "\n\n" : "";
       // Brackets escaped, so the alt text ends where the author's does: "a [b] c" stays "a [b] c".
       const image = `${before}![${alt.trim().replace(/[\\[\]]/g, "\\$&")}](${path})`;
-      onChange(`${text.slice(0, start)}${image}${after}${text.slice(end)}`);
-      setDescribing(null);
-      setStatus(`Image added: ${alt.trim()}. It is stored with the note when you save.`);
-      const caret = start + image.length;
-      requestAnimationFrame(() => {
-        textarea?.focus();
-        textarea?.setSelectionRange(caret, caret);
+      // Committed now, and the caret put after the image in the same turn: set a frame later, it
+      // sent keys typed meanwhile to the end of the field (as the mention box once did).
+      flushSync(() => {
+        onChange(`${text.slice(0, start)}${image}${after}${text.slice(end)}`);
+        setDescribing(null);
+        setStatus(`Image added: ${alt.trim()}. It is stored with the note when you save.`);
       });
+      const caret = start + image.length;
+      textarea?.focus();
+      textarea?.setSelectionRange(caret, caret);
     },
     [describing, onChange],
   );
