@@ -84,7 +84,7 @@ test("an author pastes an image, describes it, publishes the note; readers see i
   await expect(page.getByRole("heading", { name: "Status: hypothesis" })).toBeVisible({ timeout: 30_000 });
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   await page.getByRole("button", { name: "Publish now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ })).toBeVisible({ timeout: 30_000 });
   const published = git("log", "-1", "--format=%H", "refs/heads/main", "--", `notes/${id}.md`);
   expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", published).split("\n").sort()).toEqual([path, `notes/${id}.md`].sort());
 

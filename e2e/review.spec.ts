@@ -89,7 +89,7 @@ test("a reviewer and an author carry a draft to verified checkpoint; no comment 
   await expect(page.getByRole("heading", { name: "Status: verified checkpoint" })).toBeVisible();
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   await page.getByRole("button", { name: "Publish now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ })).toBeVisible();
 
   // Every word of the review is in git, on its own ref, by the people who wrote it.
   const reviewRef = `refs/reviews/${id}`;

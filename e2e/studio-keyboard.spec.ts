@@ -174,7 +174,7 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
   // Asked once more; the confirmation has the focus.
   await expect(page.getByRole("button", { name: "Publish now" })).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("status").filter({ hasText: "Published:" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ })).toBeVisible();
 
   // Everything typed is on main, as one note.
   const file = git("show", `refs/heads/main:notes/${id}.md`);
