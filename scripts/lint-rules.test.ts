@@ -87,6 +87,13 @@ describe("layer rules", { timeout: 300_000 }, () => {
     expect(await problems("lib/testing", sample)).toEqual([]);
   });
 
+  it("refuses localeCompare with a locale or options (a collator per call), not a plain one", async () => {
+    expect(await problems("lib/public", 'export const s = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });\n')).toEqual([
+      expect.stringContaining("a collator made once"),
+    ]);
+    expect(await problems("lib/public", "export const s = (a: string, b: string) => a.localeCompare(b);\n")).toEqual([]);
+  });
+
   it("fails on an import cycle", async () => {
     fs.mkdirSync(fixture, { recursive: true });
     fs.writeFileSync(path.join(fixture, "a.ts"), 'import { b } from "@/lib/lint-fixture-cycle/b";\nexport const a = (): number => b();\n');
