@@ -79,6 +79,8 @@ export default defineConfig({
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A property's stated maxLength is the size it is tested at (see the file).
+    setupFiles: ["lib/testing/fast-check-sizes.ts"],
     // Two projects that split the suite in two, so running both (the default) runs every file once.
     projects: [
       { extends: true, test: { name: "fast", include: ALL, exclude: SLOW_TESTS } },
