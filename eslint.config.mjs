@@ -48,7 +48,8 @@ const config = [
         {
           // With a locale or options, each call builds a collator: sorting 10,000 ids so took 0.5 s.
           selector: "CallExpression[callee.property.name='localeCompare'][arguments.length>1]",
-          message: "Compare with a collator made once (new Intl.Collator(…).compare; compareIds in lib/notes/schema.ts), not localeCompare with a locale or options.",
+          message:
+            "Compare with a collator made once (new Intl.Collator(…).compare; compareIds in lib/notes/schema.ts), not localeCompare with a locale or options.",
         },
       ],
     },

@@ -162,7 +162,10 @@ test("a never-published draft offers no retraction; discarding it asks first, th
   await author.dispose();
 });
 
-test("an author retracts a published note with the reason readers will see; Esc leaves the form and hands the focus back at once", async ({ page, request }) => {
+test("an author retracts a published note with the reason readers will see; Esc leaves the form and hands the focus back at once", async ({
+  page,
+  request,
+}) => {
   const author = await api(newToken(AUTHOR.name));
   const title = `Retracted ${Date.now().toString(36)}`;
   const note = await proposedNote(author, title);
