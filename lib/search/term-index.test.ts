@@ -102,6 +102,31 @@ describe("the term index", () => {
     expect(() => index.remove(doc("X-9", "never"))).toThrow(/X-9 is not indexed/);
   });
 
+  it("finds by edit distance exactly the terms a plain Levenshtein distance finds, with that distance", () => {
+    const levenshtein = (a: string, b: string) => {
+      let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+      for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        row = next;
+      }
+      return row[b.length]!;
+    };
+    // Few letters, so terms share prefixes and lie within a few edits of each other.
+    const word = fc.string({ unit: fc.constantFrom("a", "b", "c", "d"), minLength: 1, maxLength: 9 });
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 60 }), word, fc.integer({ min: 1, max: 3 }), (terms, query, maxDistance) => {
+        const index = newSearchIndex();
+        index.add({ ...searchDocument(notes[0]!), id: "X-1", title: terms.join(" "), summary: "", related: "" });
+        const held = [...index.withPrefix("")].map(([term]) => term);
+        const expected = held.flatMap((term) => (levenshtein(query, term) <= maxDistance ? [[term, levenshtein(query, term)]] : []));
+        const found = [...index.withinDistance(query, maxDistance)].map(([term, [, distance]]) => [term, distance]);
+        expect(found.sort()).toEqual(expected.sort());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("refuses saved data that is not an index of these fields", () => {
     const index = newSearchIndex();
     index.add(documents[0]!);
