@@ -57,13 +57,15 @@ export async function register() {
       // Meanwhile the search worker loads the index it saved, in its own thread, so the first
       // search finds it loaded rather than waiting for the load.
       void import("@/lib/search").then((m) => m.loadSavedIndex(view)).catch(() => undefined);
-      // Then, a moment later, home and the agents' index are rendered once, so the modules behind
-      // pages and agent routes load now rather than in front of every reader at the first commit
-      // (lib/http/page-cache.ts, `warmUp`).
+      // Then, a moment later, home, the agents' index and one note are rendered once, so the
+      // modules behind pages and agent routes (and the section renderer's thread) load now rather
+      // than in front of every reader at the first commit (lib/http/page-cache.ts, `warmUp`).
       void view
-        .then(() => new Promise((resolve) => setTimeout(resolve, WARM_UP_AFTER_MS)))
-        .then(() => import("@/lib/http/page-cache"))
-        .then((m) => m.warmUp())
+        .then(async (v) => {
+          await new Promise((resolve) => setTimeout(resolve, WARM_UP_AFTER_MS));
+          const { warmUp } = await import("@/lib/http/page-cache");
+          await warmUp(v.notes[0]?.id ?? null);
+        })
         .catch(() => undefined);
     });
   }
