@@ -1,6 +1,7 @@
 "use client";
 
 import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useHydrated } from "@/lib/hooks/use-hydrated";
 import MDEditor, { commands, type ICommand, type MDEditorProps, type TextAreaTextApi } from "@uiw/react-md-editor/nohighlight";
 import { diagramsPending, onPreviewChunk, previewChunkCount, previewOptions } from "@/lib/render/preview";
 import { AltTextDialog } from "./alt-text-dialog";
@@ -96,7 +97,7 @@ export default function MarkdownField(props: {
   // script loads beside the page's own (a chunk loaded after hydration cost the editor a round trip:
   // bench:studio). Until it has hydrated it is read-only: text typed into the server's textarea was
   // mixed into the note's own once the editor took over.
-  const hydrated = useSyncExternalStore(noSubscription, onClient, onServer);
+  const hydrated = useHydrated();
 
   // Browsers without CSS field-sizing (Firefox, older Safari): size the textarea to its text here.
   useLayoutEffect(() => {
@@ -171,10 +172,6 @@ export default function MarkdownField(props: {
     </div>
   );
 }
-
-const noSubscription = () => () => {};
-const onClient = () => true;
-const onServer = () => false;
 
 // The toolbar's buttons are named by their aria-label; their SVG icons carry role="img" without a
 // name of their own, which screen readers announce as an unlabelled image. Hide the icons instead.

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useHydrated } from "@/lib/hooks/use-hydrated";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { SECTIONS, STATUS_LABEL, type SectionKey } from "@/lib/notes/schema";
@@ -89,7 +90,7 @@ export function NoteEditor({ initial, actor, catalog }: { initial: NoteView | nu
   const readOnly = actor.role !== "author";
   // The fields are rendered on the server too; until the page has hydrated they take no input: a
   // phase chosen or a title typed before then would be reset by React's first render.
-  const hydrated = useSyncExternalStore(noSubscription, onClient, onServer);
+  const hydrated = useHydrated();
   const fieldsReadOnly = readOnly || !hydrated;
   const now = useClock();
   useReviewFollows(id, view.noteRevision);
@@ -581,7 +582,3 @@ function focusField(field: string | undefined) {
           : `field-${first}`;
   requestAnimationFrame(() => document.getElementById(id)?.focus());
 }
-
-const noSubscription = () => () => {};
-const onClient = () => true;
-const onServer = () => false;
