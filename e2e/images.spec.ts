@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { AUTHOR, REVIEWER, createNote, ensureAccounts, fillRequired, git, save, section, signIn } from "./support/studio";
+import { AUTHOR, REVIEWER, createNote, ensureAccounts, fillRequired, git, save, section, signIn, publishLanded } from "./support/studio";
 
 /**
  * A figure from the author's clipboard to the reader's page: pasted into a section, described (alt
@@ -84,7 +84,7 @@ test("an author pastes an image, describes it, publishes the note; readers see i
   await expect(page.getByRole("heading", { name: "Status: hypothesis" })).toBeVisible({ timeout: 30_000 });
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   await page.getByRole("button", { name: "Publish now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ })).toBeVisible({ timeout: 30_000 });
+  await expect(publishLanded(page)).toBeVisible({ timeout: 30_000 });
   const published = git("log", "-1", "--format=%H", "refs/heads/main", "--", `notes/${id}.md`);
   expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", published).split("\n").sort()).toEqual([path, `notes/${id}.md`].sort());
 

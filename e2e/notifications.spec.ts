@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { seriousViolations } from "./support/axe";
-import { AUTHOR, ensureAccounts, newToken, REVIEWER, signIn } from "./support/studio";
+import { AUTHOR, ensureAccounts, newToken, REVIEWER, signIn, publishLanded } from "./support/studio";
 import { api } from "./support/visual";
 
 /**
@@ -95,7 +95,7 @@ test("a request reaches the reviewer, a mention and a verdict reach the author, 
   await page.goto(`/studio/notes/${id}`);
   await press(page, page.getByRole("button", { name: "Publish", exact: true }));
   await press(page, page.getByRole("button", { name: "Publish now" }));
-  await expect(page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ })).toBeVisible();
+  await expect(publishLanded(page)).toBeVisible();
 
   // The reviewer (who approved it) is told of the publish; following the mention marked it read for the author.
   await reviewer.goto("/studio/notifications");

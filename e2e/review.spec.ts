@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { AUTHOR, createNote, ensureAccounts, fillRequired, git, REVIEWER, save, section, signIn } from "./support/studio";
+import { AUTHOR, createNote, ensureAccounts, fillRequired, git, REVIEWER, save, section, signIn, publishLanded } from "./support/studio";
 
 /**
  * Review in the browser, from draft to verified: a reviewer comments on Evidence, the author follows
@@ -89,7 +89,7 @@ test("a reviewer and an author carry a draft to verified checkpoint; no comment 
   await expect(page.getByRole("heading", { name: "Status: verified checkpoint" })).toBeVisible();
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   await page.getByRole("button", { name: "Publish now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ })).toBeVisible();
+  await expect(publishLanded(page)).toBeVisible();
 
   // Every word of the review is in git, on its own ref, by the people who wrote it.
   const reviewRef = `refs/reviews/${id}`;

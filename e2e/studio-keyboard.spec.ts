@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signInByKeyboard, tabTo, typeKeys as type } from "./support/keyboard";
-import { AUTHOR, ensureAccounts, git, saveState, section } from "./support/studio";
+import { AUTHOR, ensureAccounts, git, saveState, section, publishLanded } from "./support/studio";
 
 /**
  * The studio by keyboard only: no click, no fill, no selectOption. Sign in, open "New note", reach
@@ -174,7 +174,7 @@ test("an author writes, saves with Ctrl+S, proposes and publishes a note without
   // Asked once more; the confirmation has the focus.
   await expect(page.getByRole("button", { name: "Publish now" })).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ })).toBeVisible();
+  await expect(publishLanded(page)).toBeVisible();
 
   // Everything typed is on main, as one note.
   const file = git("show", `refs/heads/main:notes/${id}.md`);

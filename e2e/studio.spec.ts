@@ -1,5 +1,18 @@
 import { expect, test } from "@playwright/test";
-import { AUTHOR, createNote, ensureAccounts, fillRequired, git, openNewNote, save, saveNewNote, saveState, section, signIn } from "./support/studio";
+import {
+  AUTHOR,
+  createNote,
+  ensureAccounts,
+  fillRequired,
+  git,
+  openNewNote,
+  save,
+  saveNewNote,
+  saveState,
+  section,
+  signIn,
+  publishLanded,
+} from "./support/studio";
 
 /**
  * The authoring studio as an author meets it: sign in, write, be told what is wrong and where,
@@ -241,7 +254,7 @@ test("proposing needs an invariant and a claim boundary; publishing shows the no
     "goes onto the public site, the feed and the agent formats at once",
   );
   await page.getByRole("button", { name: "Publish now" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ })).toBeVisible();
+  await expect(publishLanded(page)).toBeVisible();
   const commit = git("log", "-1", "--format=%H", "refs/heads/main", "--", `notes/${id}.md`);
   expect(git("log", "-1", "--format=%an <%ae>|%s", commit)).toBe(`e2e-author <e2e-author@users.field-notes.invalid>|Publish ${id}: ${title}`);
   expect(git("diff-tree", "--no-commit-id", "--name-only", "-r", commit)).toBe(`notes/${id}.md`);

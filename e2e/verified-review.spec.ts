@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signInByKeyboard, tabTo, typeKeys } from "./support/keyboard";
 import { api, ok, proposedNote, type NoteView } from "./support/review";
-import { AUTHOR, ensureAccounts, git, newToken, REVIEWER } from "./support/studio";
+import { AUTHOR, ensureAccounts, git, newToken, REVIEWER, publishLanded } from "./support/studio";
 import { seriousViolations } from "./support/axe";
 import type { Page } from "@playwright/test";
 
@@ -190,8 +190,7 @@ test("an author retracts a published note with the reason readers will see; Esc 
 
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   await page.getByRole("button", { name: "Publish now" }).click();
-  // "Published:" stands from the first publish; the commit is named once this one has landed.
-  await expect(page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ })).toBeVisible();
+  await expect(publishLanded(page)).toBeVisible();
   const publicPage = await request.get(`/notes/${note.id}`);
   expect(publicPage.status()).toBe(200);
   // Readers (no session) see the status and the reason (React separates text nodes with empty comments).

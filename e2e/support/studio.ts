@@ -111,6 +111,12 @@ export async function save(page: Page): Promise<void> {
 }
 
 /**
+ * The editor's status line once this page's publish has landed: "Published: /notes/ID" stands
+ * already for a note published before, and only a publish made here adds its commit.
+ */
+export const publishLanded = (page: Page) => page.getByRole("status").filter({ hasText: /Published: .* \(commit [0-9a-f]{7}\)/ });
+
+/**
  * `git fsck --strict` on the live content repository, which the other worker's tests may be writing
  * to: a ref deleted between fsck's listing and its read (a publish or a discard removes a draft
  * branch) fails one pass. A real fault fails every pass, so three passes a second apart must all
