@@ -189,7 +189,8 @@ async function cached(request: NextRequest, kind: Kind): Promise<Response | null
       s.asked.add(key);
       return null;
     }
-    const rendered = await (fillOnce(s, askOf(request, kind, url), commit, key) ?? fill(askOf(request, kind, url), commit, key, { keep: false }));
+    const ask = askOf(request, kind, url);
+    const rendered = await (fillOnce(s, ask, commit, key) ?? fill(ask, commit, key, { keep: false }));
     if (s.commit === commit) entry = s.pages.get(key);
     // Rendered but not kept (main moved meanwhile, or this commit's pages fill the cache): a page
     // is still answered with that render, without scripts, as every public page is; not to be kept
@@ -293,16 +294,15 @@ function renderAhead(commit: string): void {
 
 /**
  * After a warm start, render the entry points (home, the agents' index) and one note (`noteId`,
- * the first of the view) once in the background. A
- * process answers its first requests from pages kept on disk, so the modules behind pages (React's
- * server renderer, the layout, the components) and behind agent routes (Next's route runtime, the
- * agent formats, the tokenizer) were loaded and compiled only at the first render, usually the
- * first commit's: every reader then waited behind that synchronous load (stalls of 480–840 ms at
- * 10,000 notes, two readers of a capsule across a plain-git commit, measured). A note page also
- * starts the section renderer's worker thread and its highlighter: the first note page after a
- * warm start and a commit took 528 ms against 120 ms for the next (realistic corpus, 10,000 notes). Here it happens a
- * moment after the start, once each, and the renders are kept like any other of main's commit
- * (once a request has seen that commit). Given up if main cannot be read or the server has no
+ * the first of the view) once in the background. A process answers its first requests from pages
+ * kept on disk, so the modules behind pages (React's server renderer, the layout, the components)
+ * and behind agent routes (Next's route runtime, the agent formats, the tokenizer) were loaded and
+ * compiled only at the first render, usually the first commit's: every reader then waited behind
+ * that synchronous load (stalls of 480–840 ms at 10,000 notes, two readers of a capsule across a
+ * plain-git commit, measured). A note page also starts the section renderer's worker thread and its
+ * highlighter: the first note page after a warm start and a commit took 528 ms against 120 ms for
+ * the next (realistic corpus, 10,000 notes). Here it happens a moment after the start, once each,
+ * and the renders are kept like any other of main's commit (once a request has seen that commit). Given up if main cannot be read or the server has no
  * origin yet; other routes still load their own (small) modules at their first request.
  */
 export async function warmUp(noteId: string | null = null): Promise<void> {
