@@ -51,4 +51,13 @@ describe("agent document bytes", () => {
     await answerBytes(v, "export-19", body(19));
     expect(builds).toBe(21);
   });
+
+  it("answer a body heavier than the whole bound, and build it again next time rather than keep it", async () => {
+    const v = view("9".repeat(40));
+    let builds = 0;
+    const huge = async () => (builds++, "x".repeat(25 * 1024 * 1024));
+    expect((await answerBytes(v, "export", huge))?.raw.length).toBe(25 * 1024 * 1024);
+    await answerBytes(v, "export", huge);
+    expect(builds).toBe(2);
+  });
 });

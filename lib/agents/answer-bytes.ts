@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { PublishedView } from "@/lib/content/published";
 
 /**
@@ -13,44 +14,42 @@ export type Encoded = { raw: Buffer; headers?: Readonly<Record<string, string>> 
 export type Made = string | { text: string; headers: Readonly<Record<string, string>> } | null;
 
 // Bounded per view, in count and in bytes: a search URL is a new key per query, and any client
-// can make new ones; a whole export or a home page is hundreds of KB.
+// can make new ones; a whole export or a home page is hundreds of KB. An answer heavier than the
+// whole bound is answered, not kept.
 const MAX_BODIES = 256;
 const MAX_BYTES = 24 * 1024 * 1024;
 
-type Bodies = Map<string, Promise<Encoded | null>> & { bytes?: number };
+/** Per view: the bytes kept, least recently used first out, and the builds under way (concurrent misses share one). */
+type Bodies = { kept: LRUCache<string, Encoded>; making: Map<string, Promise<Encoded | null>> };
 const byView = new WeakMap<object, Bodies>();
-const sizes = new WeakMap<Promise<Encoded | null>, number>();
+const newBodies = (): Bodies => ({
+  kept: new LRUCache({ max: MAX_BODIES, maxSize: MAX_BYTES, sizeCalculation: (e) => Math.max(1, e.raw.length) }),
+  making: new Map(),
+});
 
 /**
  * The cached bytes for `key` in this view, or `make()`'s, remembered unless it gives null (a
  * refusal or failure, which is built again next time). Concurrent misses share one build. Headers
  * a build sets are kept with its bytes, so a hit answers them too.
  */
-export async function answerBytes(view: PublishedView | object, key: string, make: () => Promise<Made>): Promise<Encoded | null> {
+export function answerBytes(view: PublishedView | object, key: string, make: () => Promise<Made>): Promise<Encoded | null> {
   let bodies = byView.get(view);
-  if (!bodies) byView.set(view, (bodies = new Map() as Bodies));
-  let entry = bodies.get(key);
-  if (entry) {
-    bodies.delete(key);
-    bodies.set(key, entry);
-    return entry;
-  }
-  entry = make().then((made) =>
+  if (!bodies) byView.set(view, (bodies = newBodies()));
+  const kept = bodies.kept.get(key);
+  if (kept) return Promise.resolve(kept);
+  const under = bodies.making.get(key);
+  if (under) return under;
+  const { making } = bodies;
+  const made = make().then((made): Encoded | null =>
     made === null ? null : typeof made === "string" ? { raw: Buffer.from(made, "utf8") } : { raw: Buffer.from(made.text, "utf8"), headers: made.headers },
   );
-  bodies.set(key, entry);
-  const done = await entry.catch(() => null);
-  if (done === null && bodies.get(key) === entry) bodies.delete(key);
-  if (done && bodies.get(key) === entry) {
-    sizes.set(entry, done.raw.length);
-    bodies.bytes = (bodies.bytes ?? 0) + done.raw.length;
-  }
-  // The least recently used go first (a hit moves to the end), but never the one just made.
-  for (const [k, e] of bodies) {
-    if (bodies.size <= MAX_BODIES && (bodies.bytes ?? 0) <= MAX_BYTES) break;
-    if (k === key) continue;
-    bodies.delete(k);
-    bodies.bytes = (bodies.bytes ?? 0) - (sizes.get(e) ?? 0);
-  }
-  return entry;
+  making.set(key, made);
+  void made.then(
+    (done) => {
+      if (done) bodies.kept.set(key, done);
+      making.delete(key);
+    },
+    () => making.delete(key),
+  );
+  return made;
 }

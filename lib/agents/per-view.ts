@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { PublishedView } from "@/lib/content/published";
 
 /**
@@ -12,20 +13,14 @@ import type { PublishedView } from "@/lib/content/published";
 
 export const MAX_DOCUMENTS = 2048;
 
-const byView = new WeakMap<PublishedView, Map<string, unknown>>();
+const byView = new WeakMap<PublishedView, LRUCache<string, { doc: unknown }>>();
 
 export function perView<T>(view: PublishedView, key: string, build: () => T): T {
   let docs = byView.get(view);
-  if (!docs) byView.set(view, (docs = new Map()));
-  if (docs.has(key)) {
-    // Map keeps insertion order: move a hit to the end, so the oldest key is the least recently used.
-    const doc = docs.get(key) as T;
-    docs.delete(key);
-    docs.set(key, doc);
-    return doc;
-  }
+  if (!docs) byView.set(view, (docs = new LRUCache({ max: MAX_DOCUMENTS })));
+  const hit = docs.get(key);
+  if (hit) return hit.doc as T;
   const doc = build();
-  docs.set(key, doc);
-  if (docs.size > MAX_DOCUMENTS) docs.delete(docs.keys().next().value!);
+  docs.set(key, { doc });
   return doc;
 }
