@@ -40,8 +40,8 @@ export function answerBytes(view: PublishedView | object, key: string, make: () 
   const under = bodies.making.get(key);
   if (under) return under;
   const { making } = bodies;
-  const made = make().then((made): Encoded | null =>
-    made === null ? null : typeof made === "string" ? { raw: Buffer.from(made, "utf8") } : { raw: Buffer.from(made.text, "utf8"), headers: made.headers },
+  const made = make().then((built): Encoded | null =>
+    built === null ? null : typeof built === "string" ? { raw: Buffer.from(built, "utf8") } : { raw: Buffer.from(built.text, "utf8"), headers: built.headers },
   );
   making.set(key, made);
   void made.then(

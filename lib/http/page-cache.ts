@@ -302,8 +302,9 @@ function renderAhead(commit: string): void {
  * plain-git commit, measured). A note page also starts the section renderer's worker thread and its
  * highlighter: the first note page after a warm start and a commit took 528 ms against 120 ms for
  * the next (realistic corpus, 10,000 notes). Here it happens a moment after the start, once each,
- * and the renders are kept like any other of main's commit (once a request has seen that commit). Given up if main cannot be read or the server has no
- * origin yet; other routes still load their own (small) modules at their first request.
+ * and the renders are kept like any other of main's commit (once a request has seen that commit).
+ * Given up if main cannot be read or the server has no origin yet; other routes still load their
+ * own (small) modules at their first request.
  */
 export async function warmUp(noteId: string | null = null): Promise<void> {
   const self = selfOrigin();

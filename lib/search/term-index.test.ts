@@ -119,7 +119,7 @@ describe("the term index", () => {
         const index = newSearchIndex();
         index.add({ ...searchDocument(notes[0]!), id: "X-1", title: terms.join(" "), summary: "", related: "" });
         const held = [...index.withPrefix("")].map(([term]) => term);
-        const expected = held.flatMap((term) => (levenshtein(query, term) <= maxDistance ? [[term, levenshtein(query, term)]] : []));
+        const expected = held.map((term) => [term, levenshtein(query, term)] as const).filter(([, distance]) => distance <= maxDistance);
         const found = [...index.withinDistance(query, maxDistance)].map(([term, [, distance]]) => [term, distance]);
         expect(found.sort()).toEqual(expected.sort());
       }),
