@@ -1,5 +1,5 @@
 import type { PublishedView } from "@/lib/content/published";
-import type { Note } from "@/lib/notes/schema";
+import { compareIds, type Note } from "@/lib/notes/schema";
 import { SEARCH_FIELDS, searchDocument, searchField, type SearchDocument } from "./fields";
 import { passageAround } from "./passage";
 import { scoreQuery, type Match, type QueryTerm } from "./score";
@@ -233,9 +233,9 @@ export function withPassage(note: Note, hit: RankedHit): SearchHit {
   return { id: hit.id, score: hit.score, field: hit.field, passage: passageAround(fieldText(note, hit.field), hit.terms), terms: hit.terms };
 }
 
-/** The order of the answer: final score, then note id. */
+/** The order of the answer: final score, then note id in reading order (AFN-999 before AFN-1000). */
 const ranksBefore = (a: { score: number; note: SearchNote }, b: { score: number; note: SearchNote }) =>
-  a.score > b.score || (a.score === b.score && a.note.id.localeCompare(b.note.id) < 0);
+  a.score > b.score || (a.score === b.score && compareIds(a.note.id, b.note.id) < 0);
 
 /** The k-th largest value (k ≤ values.length), by a sorted window of the k largest seen. */
 function largest(values: Float64Array, k: number): number {

@@ -62,6 +62,14 @@ describe("searchNotes", () => {
     expect((await searchNotes(view, "tokeniz")).map((h) => h.id)).toContain("AFN-007");
   });
 
+  it("orders notes of equal score by their number, AFN-999 before AFN-1000, as every list does", async () => {
+    const twin = seed.find((n) => n.id === "AFN-010")!;
+    const notes = [...seed.filter((n) => n.id !== twin.id), { ...twin, id: "AFN-1000" }, { ...twin, id: "AFN-999" }];
+    const [first, second] = await searchNotes(viewOf(notes), "bank flip");
+    expect(first?.score).toBe(second?.score);
+    expect([first?.id, second?.id]).toEqual(["AFN-999", "AFN-1000"]);
+  });
+
   it("indexes what the view holds: a note outside it is never found, a new commit's note is", async () => {
     const without = viewOf(seed.filter((n) => n.id !== "AFN-016"));
     expect((await searchNotes(without, "sparse mask")).map((h) => h.id)).not.toContain("AFN-016");

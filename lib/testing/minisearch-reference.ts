@@ -1,5 +1,5 @@
 import MiniSearch from "minisearch";
-import type { Note } from "@/lib/notes/schema";
+import { compareIds, type Note } from "@/lib/notes/schema";
 import { phraseFields } from "@/lib/search/engine";
 import { SEARCH_FIELDS, searchDocument, type SearchDocument } from "@/lib/search/fields";
 import { normalizeTerm, tokenize } from "@/lib/search/terms";
@@ -47,6 +47,6 @@ export function referenceSearch(search: MiniSearch<SearchDocument>, byId: Readon
       const exact = lifts && phraseFields(note).some((text) => text.includes(phrase));
       return { id: String(r.id), score: base * (exact ? EXACT_LIFT : 1), terms: r.terms };
     })
-    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+    .sort((a, b) => b.score - a.score || compareIds(a.id, b.id))
     .slice(0, limit);
 }
