@@ -51,7 +51,8 @@ export async function register() {
   const { hasPersisted } = await import("@/lib/read-model");
   if (process.env.NODE_ENV !== "production" || !hasPersisted()) startServices();
   else {
-    setImmediate(() => {
+    // A timer, not setImmediate: Next also compiles this hook for the edge runtime, which has none.
+    setTimeout(() => {
       const view = import("@/lib/content/published").then((m) => m.getPublishedView());
       view.catch(() => undefined).finally(startServices);
       // Meanwhile the search worker loads the index it saved, in its own thread, so the first
@@ -67,6 +68,6 @@ export async function register() {
           await warmUp(v.notes[0]?.id ?? null);
         })
         .catch(() => undefined);
-    });
+    }, 0);
   }
 }
