@@ -1,4 +1,5 @@
 import type { PublishedView } from "@/lib/content/published";
+import { mainCommitOf } from "@/lib/content/pinned-note";
 import { publishedNotes } from "@/lib/content/published-notes";
 import type { Note } from "@/lib/notes/schema";
 import { changedFields } from "@/lib/public/revision-words";
@@ -115,32 +116,7 @@ export function noteChanges(before: ReadonlyMap<string, Note>, after: ReadonlyMa
   return out;
 }
 
-// How far main's first-parent history has been walked, per main commit: the commits seen, and where
-// the walk goes on. An agent asks about a recent commit, so a walk stops as soon as it meets it.
-type Walk = { seen: Set<string>; next: string | undefined; busy: Promise<void> };
-const WALKS = new WeakMap<PublishedView, Walk>();
-const WALK_STEP = 256;
-
+/** Whether main was served at `commit` here: on its first-parent line and not refused by the rules (lib/content/pinned-note.ts). */
 async function mainHasBeenAt(view: PublishedView, commit: string): Promise<boolean> {
-  if (commit === view.commit) return true;
-  const store = await getContentStore();
-  // A commit this repository does not hold is answered without walking anything.
-  if (!(await store.log(commit, { limit: 1 }).catch(() => null))) return false;
-  let walk = WALKS.get(view);
-  if (!walk) WALKS.set(view, (walk = { seen: new Set(), next: view.commit, busy: Promise.resolve() }));
-  const w = walk;
-  // One walk at a time per view: concurrent questions share what the other has read.
-  const result = w.busy.then(async () => {
-    while (!w.seen.has(commit) && w.next !== undefined) {
-      const step = await store.log(w.next, { limit: WALK_STEP });
-      for (const r of step) w.seen.add(r.commit);
-      w.next = step.length === WALK_STEP ? step.at(-1)?.parents[0] : undefined;
-    }
-    return w.seen.has(commit);
-  });
-  w.busy = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  return result;
+  return commit === view.commit || (await mainCommitOf(commit)).ok;
 }

@@ -37,19 +37,21 @@ export type AcceptanceState = {
   rewind: MainRewind | null;
   logged: Set<string>;
   restored: boolean;
+  /** Commits of main the rules refused: never served, so never a published revision (./pinned-note.ts, ./published.ts). */
+  refused: Set<Oid>;
 };
 /** One state per repository (a process serves one; tests open many). */
 const state = (gitdir: string): AcceptanceState => {
   const all = (readSide().acceptance ??= new Map());
   let s = all.get(gitdir);
-  if (!s) all.set(gitdir, (s = { judged: new Map(), pending: new Map(), lastTip: null, rewind: null, logged: new Set(), restored: false }));
+  if (!s) all.set(gitdir, (s = { judged: new Map(), pending: new Map(), lastTip: null, rewind: null, logged: new Set(), restored: false, refused: new Set() }));
   return s;
 };
 
-// Commits walked back from a new tip looking for one already judged, before taking the oldest as the start.
-const WALK_LIMIT = 512;
 // Judgements kept in memory (a few hundred bytes each); the newest is also on disk.
 const KEEP = 20_000;
+// Refused commits remembered, in memory and on disk (a refusal is rare: a push the rules stop).
+const KEEP_REFUSED = 10_000;
 
 /** The commit of main to serve for `tip`, and why not the tip when it is not. */
 export async function acceptedMain(store: ContentStore, tip: Oid): Promise<Judged> {
@@ -62,6 +64,25 @@ export async function acceptedMain(store: ContentStore, tip: Oid): Promise<Judge
     s.pending.set(tip, under);
   }
   return under;
+}
+
+/**
+ * The commit of main readers are served, read fresh from the ref: the tip, or while the rules refuse
+ * it the last accepted commit. Null when main does not exist. Everything public (pages, agent
+ * formats, images, their ETags and X-Content-Commit) is of this commit.
+ */
+export async function servedCommit(store: ContentStore): Promise<Oid | null> {
+  const tip = await store.resolve(MAIN_REF);
+  return tip ? (await acceptedMain(store, tip)).served : null;
+}
+
+/**
+ * The commits of main the rules refused, as judged so far by this data folder (call after
+ * `acceptedMain` for the tip): they were never served, so no reader may be shown one as a
+ * published revision. Commits below the starting point of a new data folder were not judged.
+ */
+export function neverServed(store: Pick<ContentStore, "gitdir">): ReadonlySet<Oid> {
+  return state(store.gitdir).refused;
 }
 
 /** The last move of main to a commit that does not descend from the one before it, if this process saw one. */
@@ -77,16 +98,19 @@ async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
     if (kept && (await store.log(kept.tip, { limit: 1 }).catch(() => null))) {
       remember(s, kept.tip, { served: kept.served, refusal: kept.refusal });
       s.lastTip ??= kept.tip;
+      for (const commit of kept.refused ?? []) s.refused.add(commit);
     }
   }
   if (s.judged.size === 0) {
     // A new data folder: the tip main has now is the starting point (see above), not history walked and judged again.
     remember(s, tip, { served: tip, refusal: null });
   }
-  // Walk back along first parents to a commit already judged.
+  // Walk back along first parents to a commit already judged: however many commits a push brought,
+  // each is judged (a bound here once let the 513th commit below a tip go unjudged, and with it a
+  // promotion nobody approved).
   const chain: Oid[] = [];
   let at: Oid | null = tip;
-  while (at && !s.judged.has(at) && chain.length < WALK_LIMIT) {
+  while (at && !s.judged.has(at)) {
     chain.push(at);
     const [revision] = await store.log(at, { limit: 1 });
     at = revision?.parents[0] ?? null;
@@ -99,22 +123,33 @@ async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
       `published view: main moved from ${s.lastTip} to ${tip}, which does not descend from it (a rewind or a force-push): notes published since are no longer on main. Serving the new main; see the studio.`,
     );
   }
-  if (!at || !s.judged.has(at)) {
-    // Nothing judged below: the oldest commit reached is the starting point (the first read of a new data folder).
-    const start = chain.pop() ?? tip;
-    remember(s, start, { served: start, refusal: null });
+  if (!at) {
+    // Nothing judged below the tip (an orphan pushed as main, or a rewind past what is remembered):
+    // the tip is judged as one landing from the commit served so far, so what readers would be
+    // shown next is what the rules judge; the commits below it are not judged one by one.
+    const served = s.lastTip ? s.judged.get(s.lastTip)?.served : undefined;
+    if (served) {
+      const findings = await checkLanding(store, served, tip, { requiredApprovals: config().reviewApprovals });
+      remember(s, tip, findings.length === 0 ? { served: tip, refusal: null } : { served, refusal: refusalOf(findings, tip, served) });
+      if (findings.length) refuse(s, tip);
+      chain.length = 0;
+    } else {
+      const start = chain.pop() ?? tip;
+      remember(s, start, { served: start, refusal: null });
+    }
   }
   for (const commit of chain.reverse()) {
     const [revision] = await store.log(commit, { limit: 1 });
     const below = s.judged.get(revision?.parents[0] ?? "") ?? { served: commit, refusal: null };
     const findings = await checkLanding(store, below.served, commit, { requiredApprovals: config().reviewApprovals });
     remember(s, commit, findings.length === 0 ? { served: commit, refusal: null } : { served: below.served, refusal: refusalOf(findings, commit, below.served) });
+    if (findings.length) refuse(s, commit);
   }
   const judged = s.judged.get(tip)!;
   if (!current) return judged;
   s.lastTip = tip;
   if (judged.refusal) logRefusal(s, judged.refusal, tip);
-  writeKept(tip, judged);
+  writeKept(tip, judged, s.refused);
   return judged;
 }
 
@@ -130,6 +165,11 @@ function logRefusal(s: AcceptanceState, r: MainRefusal, tip: Oid): void {
   console.error(
     `published view: main's commit ${r.commit} is refused by the rules and not served (${r.file}:${r.line}: ${r.rule}: ${r.message}); serving ${r.served}, the last accepted commit, until it is undone (main is at ${tip})`,
   );
+}
+
+function refuse(s: AcceptanceState, commit: Oid): void {
+  if (s.refused.size >= KEEP_REFUSED) s.refused.delete(s.refused.values().next().value!);
+  s.refused.add(commit);
 }
 
 function remember(s: AcceptanceState, commit: Oid, judged: Judged): void {
@@ -154,25 +194,27 @@ async function descends(store: ContentStore, commit: Oid, ancestor: Oid): Promis
   return false;
 }
 
-type Kept = { tip: Oid; served: Oid; refusal: MainRefusal | null };
+type Kept = { tip: Oid; served: Oid; refusal: MainRefusal | null; refused?: Oid[] };
 const keptFile = () => path.join(config().dataDir, "main-acceptance.json");
 
 function readKept(): Kept | null {
   try {
     const kept = JSON.parse(fs.readFileSync(keptFile(), "utf8")) as Kept;
-    return /^[0-9a-f]{40}$/.test(kept.tip) && /^[0-9a-f]{40}$/.test(kept.served) ? kept : null;
+    const oid = (v: unknown): v is Oid => typeof v === "string" && /^[0-9a-f]{40}$/.test(v);
+    if (!oid(kept.tip) || !oid(kept.served)) return null;
+    return { ...kept, refused: Array.isArray(kept.refused) ? kept.refused.filter(oid) : [] };
   } catch {
     return null;
   }
 }
 
-/** The newest judgement, for the next start; a failed write (read-only folder) costs only that. */
-function writeKept(tip: Oid, judged: Judged): void {
+/** The newest judgement and the refused commits, for the next start; a failed write (read-only folder) costs only that. */
+function writeKept(tip: Oid, judged: Judged, refused: ReadonlySet<Oid>): void {
   const file = keptFile();
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(tmp, `${JSON.stringify({ tip, served: judged.served, refusal: judged.refusal })}\n`);
+    fs.writeFileSync(tmp, `${JSON.stringify({ tip, served: judged.served, refusal: judged.refusal, refused: [...refused] })}\n`);
     fs.renameSync(tmp, file);
   } catch {
     fs.rmSync(tmp, { force: true });

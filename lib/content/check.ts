@@ -2,13 +2,13 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parseNote, type ParseResult } from "@/lib/notes/markdown";
 import { isPublishedStatus, SECTIONS, type Note } from "@/lib/notes/schema";
-import { acceptWrite, needsApproval, phaseWriteKind, type NoteTextMemo, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
+import { acceptWrite, departureOf, needsApproval, phaseWriteKind, type NoteTextMemo, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
 import { APPROVED_BY, approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
 import { actorIdOfEmail } from "@/lib/rules/identity";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
 import { openContentStore } from "@/lib/working-copy/content-store";
 import { assetFolderFindings, committedAssets } from "@/lib/assets/committed";
-import type { Oid, Revision } from "@/lib/store/types";
+import type { Oid, Revision, StoredNote } from "@/lib/store/types";
 import { parsePhase, PHASES_DIR, type Phase } from "@/lib/phases/schema";
 import { DRAFTS_PREFIX, MAIN_REF, notePath } from "@/lib/working-copy/layout";
 import { checkMemo, type CheckMemo, type CheckWork } from "./check-memo";
@@ -237,6 +237,8 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
     // The first commit imports content; there is no earlier state to move from, so each note is judged as it stands.
     const previous = parent ? await store.snapshot(parent) : null;
     const before = new Map(previous?.notes.flatMap((s) => (s.ok ? [[s.note.id, s] as const] : [])) ?? []);
+    // On main, a published note may not leave by a deleted, broken or draft file (a draft branch may hold anything).
+    if (previous && !onDraftBranch) findings.push(...departures(previous.notes, snapshot.notes).map((f) => ({ ...f, commit })));
     const who = { id: actorIdOfEmail(revision.author.email || revision.author.name), role: "author" as const };
     const reason = reasonOf(revision.message);
     const untrailed = approvalTrailersOf(revision.message).approvers.length === 0;
@@ -313,6 +315,35 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
   return findings;
 }
 
+/**
+ * The notes published in `before` (a commit of main) that `after` (the next one judged) deletes,
+ * breaks or makes a draft: each a finding (lib/rules/accept-write.ts, `departureOf`). A file that
+ * was broken already is not a published note, and is not one that leaves.
+ */
+function departures(before: readonly StoredNote<Note>[], after: readonly StoredNote<Note>[]): Finding[] {
+  const now = new Map(after.map((n) => [n.path, n]));
+  const findings: Finding[] = [];
+  for (const was of before) {
+    if (!was.ok || was.id !== was.note.id || !isPublishedStatus(was.note.status)) continue;
+    const at = now.get(was.path);
+    if (at?.blob === was.blob) continue;
+    const departure = !at
+      ? ({ how: "deleted" } as const)
+      : !at.ok
+        ? ({ how: "unreadable", problem: at.errors.map((e) => `line ${e.line}: ${e.message}`).join("; ") } as const)
+        : at.note.id !== was.id
+          ? ({ how: "unreadable", problem: `its id is ${at.note.id}` } as const)
+          : at.note.status === "draft"
+            ? ({ how: "draft" } as const)
+            : null;
+    if (!departure) continue;
+    const f = departureOf(was.note, departure);
+    const line = !at ? 1 : !at.ok ? (at.errors[0]?.line ?? 1) : 1;
+    findings.push({ file: was.path, line, field: f.field, message: f.message, rule: f.rule });
+  }
+  return findings;
+}
+
 type Store = ReturnType<typeof openContentStore>;
 
 /** A note file at a commit, read and parsed once per blob in a run. */
@@ -351,7 +382,8 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
   // What the public would be served: a changed file that holds a published note. A draft or a file
   // that does not parse is never served, so it holds nothing back (content:check still reports it).
   const changed = after.notes.filter((n) => old.get(n.path)?.blob !== n.blob && n.ok && n.id === n.note.id && isPublishedStatus(n.note.status));
-  const findings: Finding[] = [];
+  // But a note published at `from` that is gone, broken or a draft at `to` would be unpublished by it.
+  const findings: Finding[] = departures(before.notes, after.notes);
   const [siteBefore, siteAfter] = await Promise.all([store.fileId(from, SITE_FILE), store.fileId(to, SITE_FILE)]);
   const phaseNames = (await store.listFiles(to, PHASES_DIR)).filter((n) => n.endsWith(".yaml")).map((n) => `${PHASES_DIR}/${n}`);
   const phaseFiles = await Promise.all(phaseNames.map(async (file) => ({ file, source: (await store.readFile(to, file)) ?? "" })));

@@ -2,21 +2,22 @@ import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
 import { readSide } from "@/lib/read-model/read-side";
-import { acceptedMain } from "./accepted-main";
+import { acceptedMain, neverServed } from "./accepted-main";
 
 /**
  * A note as published at one commit of main (`/notes/AFN-016?rev=<commit>` and its twins): the
  * commit must be on the first-parent line of the main readers are served (every state main has
  * held up to the newest commit the rules accept, ./accepted-main.ts; never a draft branch's commit,
- * which main only ever takes as a new commit of its own) and hold the note with a published
- * status. A full id or an unambiguous prefix of 7 or more hex digits; `/notes/AFN-016@<prefix>` is
+ * which main only ever takes as a new commit of its own, and never a commit the rules refused,
+ * which readers were never shown even when a later commit undid it) and hold the note with a
+ * published status. A full id or an unambiguous prefix of 7 or more hex digits; `/notes/AFN-016@<prefix>` is
  * redirected to the `?rev=` URL of the full id (lib/http/pinned-path.ts). Main's first-parent
  * commits are kept per process (lib/read-model/read-side.ts) and extended by the commits since when main moves.
  */
 
 export const REV = /^[0-9a-f]{7,40}$/;
 
-type Line = { head: string; commits: string[]; set: Set<string> };
+type Line = { head: string; commits: string[]; set: Set<string>; refused: ReadonlySet<string> };
 /** Main's first-parent line as last read (a failed read is forgotten). */
 export type MainLineState = { line: Promise<Line> | null };
 const state = (): MainLineState => (readSide().mainLine ??= { line: null });
@@ -24,9 +25,10 @@ const state = (): MainLineState => (readSide().mainLine ??= { line: null });
 async function mainLine(): Promise<Line> {
   const store = await getContentStore();
   const tip = await store.resolve(MAIN_REF);
-  if (!tip) return { head: "", commits: [], set: new Set() };
+  if (!tip) return { head: "", commits: [], set: new Set(), refused: new Set() };
   // A commit the rules refuse, and any after it, is not served: nor is it pinned.
   const head = (await acceptedMain(store, tip)).served;
+  const refused = neverServed(store);
   const s = state();
   const previous = await s.line?.catch(() => null);
   if (previous?.head === head) return previous;
@@ -35,12 +37,12 @@ async function mainLine(): Promise<Line> {
       const since = await store.log(head, { until: previous.head });
       // Main moved forward along first parents: add the new commits; otherwise (a reset) walk again.
       if (since.length && since[since.length - 1]?.parents[0] === previous.head) {
-        const commits = [...since.map((r) => r.commit), ...previous.commits];
-        return { head, commits, set: new Set(commits) };
+        const commits = [...since.flatMap((r) => (refused.has(r.commit) ? [] : [r.commit])), ...previous.commits];
+        return { head, commits, set: new Set(commits), refused };
       }
     }
-    const commits = (await store.log(head)).map((r) => r.commit);
-    return { head, commits, set: new Set(commits) };
+    const commits = (await store.log(head)).flatMap((r) => (refused.has(r.commit) ? [] : [r.commit]));
+    return { head, commits, set: new Set(commits), refused };
   })();
   s.line = next;
   next.catch(() => {
@@ -57,12 +59,14 @@ export type MainRev = { ok: true; commit: string } | { ok: false; problem: strin
  * or a prefix of 7 or more hex digits that starts exactly one of them. Pure: the table test is
  * lib/content/pinned-note.test.ts.
  */
-export function mainRevOf(rev: string, line: { commits: readonly string[]; set: ReadonlySet<string> }): MainRev {
+export function mainRevOf(rev: string, line: { commits: readonly string[]; set: ReadonlySet<string>; refused?: ReadonlySet<string> }): MainRev {
   if (!REV.test(rev)) return { ok: false, problem: `${JSON.stringify(rev.slice(0, 60))} is not a commit: give 7 to 40 hex digits (lower case) of a commit of main` };
-  if (rev.length === 40) return line.set.has(rev) ? { ok: true, commit: rev } : { ok: false, problem: `main has never been at commit ${rev}` };
+  const refused = [...(line.refused ?? [])].find((c) => c.startsWith(rev));
+  const never = (commit: string) => `commit ${commit.slice(0, 12)} of main was refused by the archive's rules and never published`;
+  if (rev.length === 40) return line.set.has(rev) ? { ok: true, commit: rev } : { ok: false, problem: refused ? never(refused) : `main has never been at commit ${rev}` };
   const found = line.commits.filter((c) => c.startsWith(rev));
   if (found.length === 1 && found[0]) return { ok: true, commit: found[0] };
-  if (found.length === 0) return { ok: false, problem: `no commit main has been at starts with ${rev}` };
+  if (found.length === 0) return { ok: false, problem: refused ? never(refused) : `no commit main has been at starts with ${rev}` };
   const shown = found.slice(0, 5).map((c) => c.slice(0, 12));
   return {
     ok: false,

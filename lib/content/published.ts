@@ -8,7 +8,7 @@ import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { parseSite, SITE_FILE, type Site } from "./site";
 import { mentionedIds } from "./links";
 import { patchPublished, publishedNotes } from "./published-notes";
-import { acceptedMain } from "./accepted-main";
+import { acceptedMain, neverServed } from "./accepted-main";
 
 /**
  * The published view: what the public and agents may see. Built only from `main`, only from
@@ -251,17 +251,21 @@ export type PublishedRevision = Revision & { note: Note };
 
 /**
  * Every published revision of one note, newest first: commits on main that changed its file while
- * its status there was a published one. A revision where the file was deleted or invalid is left out.
+ * its status there was a published one. A revision where the file was deleted or invalid is left out,
+ * and so is a commit the rules refused (readers were never shown it, ./accepted-main.ts) and one
+ * that only put back what readers had before it (the revert of a refused change).
  * From the commit the published view serves, or from `at` (a commit on main: the history as of then, which never changes).
  */
 export async function getPublishedHistory(id: string, at?: string): Promise<PublishedRevision[]> {
   const store = await getContentStore();
   // By default as of the commit the published view serves (a refused commit on main is not history yet).
   const revisions = await store.history(`notes/${id}.md`, at ?? (await getPublishedView()).commit);
-  const out: PublishedRevision[] = [];
+  const refused = neverServed(store);
+  const kept: (PublishedRevision & { blob: Oid })[] = [];
   for (const revision of revisions) {
+    if (refused.has(revision.commit)) continue;
     const stored = await store.readNote(id, revision.commit);
-    if (stored?.ok && isPublishedStatus(stored.note.status)) out.push({ ...revision, note: stored.note });
+    if (stored?.ok && isPublishedStatus(stored.note.status)) kept.push({ ...revision, note: stored.note, blob: stored.blob });
   }
-  return out;
+  return kept.filter((r, i) => r.blob !== kept[i + 1]?.blob).map(({ blob: _, ...revision }) => revision);
 }

@@ -1,5 +1,5 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
-import { MAIN_REF } from "@/lib/working-copy/layout";
+import { servedCommit } from "@/lib/content/accepted-main";
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import type { NextRequest } from "next/server";
@@ -135,10 +135,14 @@ export function cachedAgentFormat(request: NextRequest): Promise<Response | null
   return cached(request, "agent");
 }
 
-/** Main's commit, read fresh from the ref; null when there is none or it cannot be read. */
+/**
+ * The commit of main readers are served, read fresh from the ref: main's tip, or while the rules
+ * refuse it the last accepted commit (lib/content/accepted-main.ts), which is what a page is built
+ * from and so what its ETag and X-Content-Commit name. Null when there is none or it cannot be read.
+ */
 async function mainCommit(): Promise<string | null> {
   try {
-    return await (await getContentStore()).resolve(MAIN_REF);
+    return await servedCommit(await getContentStore());
   } catch {
     return null;
   }

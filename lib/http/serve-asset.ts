@@ -3,7 +3,8 @@ import { requireActor } from "@/lib/auth/actor";
 import { IMAGE_POLICY } from "@/lib/http/csp";
 import { decodeParam } from "@/lib/web/params";
 import { IMAGE_TYPES, parseAssetPath, type ImageExt } from "@/lib/rules/images";
-import { draftRef, MAIN_REF } from "@/lib/working-copy/layout";
+import { draftRef } from "@/lib/working-copy/layout";
+import { servedCommit } from "@/lib/content/accepted-main";
 import { derivedImage, parseDerivedName } from "@/lib/assets/derived";
 import { inspectAsset } from "@/lib/assets/inspect";
 
@@ -38,7 +39,8 @@ async function storedImage(
   asset: { id: string; blob: string; ext: ImageExt },
 ): Promise<{ bytes: Uint8Array; cacheControl: string } | null> {
   const store = await getContentStore();
-  const mainHead = await store.resolve(MAIN_REF);
+  // Of the commit readers are served: an image of a commit the rules refuse is not published.
+  const mainHead = await servedCommit(store);
   const published = mainHead ? await store.readBytes(mainHead, path) : null;
   if (published) return { bytes: published, cacheControl: IMMUTABLE };
 

@@ -1,4 +1,4 @@
-import { isPublishedStatus, noteSchema, SECTIONS, type Note, type NoteInput } from "@/lib/notes/schema";
+import { isPublishedStatus, noteSchema, SECTIONS, STATUS_LABEL, type Note, type NoteInput } from "@/lib/notes/schema";
 import { sectionShapeProblems } from "@/lib/notes/section-shape";
 import { phaseTitle, type Phase } from "@/lib/phases/schema";
 import { slug, tagHasPage } from "@/lib/web/urls";
@@ -317,6 +317,27 @@ function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWrit
     if (after.status !== "hypothesis") findings.push(...transition({ ...after, status: "hypothesis" }, after, actor, ctx, "publish"));
   }
   return findings;
+}
+
+/** How a note published on main can leave main's tree in one commit. */
+export type Departure = { how: "deleted" } | { how: "unreadable"; problem: string } | { how: "draft" };
+
+/**
+ * A published note stays in the archive: it leaves the public view only by being retracted with a
+ * reason or superseded, which keep its record and say why. A commit on main that deletes its file,
+ * breaks it, or makes it a draft would unpublish it with no review (the studio offers none of
+ * these), so the commit is refused and main is served as it was until the file is put back.
+ */
+export function departureOf(onMain: Pick<Note, "id" | "status">, departure: Departure): WriteFinding {
+  const what = `${onMain.id} is published (${STATUS_LABEL[onMain.status]})`;
+  const way = "a published note leaves only by being retracted with a reason or superseded, which keep its record";
+  const message =
+    departure.how === "deleted"
+      ? `${what} and this commit deletes its file: ${way}. Put the file back`
+      : departure.how === "unreadable"
+        ? `${what} and its file no longer reads as ${onMain.id} (${departure.problem}): fix the file; ${way}`
+        : `${what}, and a published note does not go back to draft: retract it with a reason, or supersede it`;
+  return { rule: "status", field: departure.how === "draft" ? "status" : "note", message };
 }
 
 /** "All decision records" is one editorial order: a note new to main, or moved in it, takes a place no other note holds. */

@@ -6,10 +6,10 @@ import { noteFile } from "@/lib/store/testing";
 
 /**
  * Commits `files` to `branch` of the bare repository `gitdir` the way an agent outside the app
- * would: native git, a clone, a commit and a push. Tests use it to hold the app to what plain git
- * writes.
+ * would: native git, a clone, a commit and a push (a file given as null is deleted). Tests use it
+ * to hold the app to what plain git writes.
  */
-export function commitWithGit(gitdir: string, files: Record<string, string>, branch = "main"): void {
+export function commitWithGit(gitdir: string, files: Record<string, string | null>, branch = "main"): void {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-clone-"));
   const git = (...args: string[]) =>
     execFileSync("git", args, {
@@ -19,7 +19,10 @@ export function commitWithGit(gitdir: string, files: Record<string, string>, bra
   try {
     git("clone", "--quiet", gitdir, ".");
     git("checkout", "--quiet", "-B", branch);
-    for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(work, f), text);
+    for (const [f, text] of Object.entries(files)) {
+      if (text === null) fs.rmSync(path.join(work, f));
+      else fs.writeFileSync(path.join(work, f), text);
+    }
     git("add", "-A");
     git("commit", "--quiet", "-m", "plain git commit");
     git("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);

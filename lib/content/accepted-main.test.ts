@@ -1,0 +1,121 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getContentStore } from "@/lib/working-copy/content-store";
+import { commitWithGit } from "@/lib/testing/plain-git";
+import { studioFixture } from "@/lib/testing/studio";
+import { acceptedMain, servedCommit } from "./accepted-main";
+import { publishedNoteAt } from "./pinned-note";
+import { getPublishedHistory, getPublishedView } from "./published";
+
+/**
+ * What plain git may do to main and still be served: a published note does not leave by a deleted,
+ * broken or draft file; a refused commit is never a published revision, even once undone; and a
+ * push of any length has each of its commits judged.
+ */
+
+let f: Awaited<ReturnType<typeof studioFixture>>;
+beforeAll(async () => {
+  f = await studioFixture();
+  await getContentStore(); // seeds main
+});
+afterAll(() => f.cleanup());
+
+const git = (...args: string[]) => execFileSync("git", ["--git-dir", f.gitdir, ...args], { encoding: "utf8" }).trim();
+const tip = () => git("rev-parse", "refs/heads/main");
+const judge = async () => acceptedMain(await getContentStore(), tip());
+// As git holds it, to the last newline: putting a file back is putting back the same blob.
+const fileAt = (commit: string, file: string) => execFileSync("git", ["--git-dir", f.gitdir, "show", `${commit}:${file}`], { encoding: "utf8" });
+
+describe("a published note leaves main only by retraction or supersession", () => {
+  it.each([
+    ["deletes a verified note's file", "notes/AFN-004.md", () => null, /AFN-004 is published \(verified checkpoint\) and this commit deletes its file/],
+    ["breaks a verified note's front matter", "notes/AFN-004.md", (t: string) => t.replace(/^status: .*$/m, "status: [broken"), /AFN-004 is published .* no longer reads as AFN-004/],
+    ["makes a published hypothesis a draft", "notes/AFN-021.md", (t: string) => t.replace(/^status: .*$/m, "status: draft"), /does not go back to draft/],
+  ])("a plain-git commit that %s is refused and not served; putting the file back is served", async (_, file, change, says) => {
+    const before = (await judge()).served;
+    const text = fileAt(before, file);
+    const id = path.basename(file, ".md");
+    commitWithGit(f.gitdir, { [file]: change(text) });
+    const refused = await judge();
+    expect(refused.served).toBe(before);
+    expect(refused.refusal).toMatchObject({ commit: tip(), file, rule: "status" });
+    expect(refused.refusal?.message).toMatch(says);
+    expect((await getPublishedView()).byId.has(id)).toBe(true);
+
+    commitWithGit(f.gitdir, { [file]: text });
+    expect(await judge()).toEqual({ served: tip(), refusal: null });
+    expect((await getPublishedView()).byId.has(id)).toBe(true);
+  });
+});
+
+describe("a refused commit", () => {
+  it("is never a published revision: not pinned by ?rev=, not in the note's history, even after a revert", async () => {
+    const before = (await judge()).served;
+    const file = "notes/AFN-016.md";
+    const text = fileAt(before, file);
+    const historyBefore = (await getPublishedHistory("AFN-016")).map((r) => r.commit);
+    commitWithGit(f.gitdir, { [file]: text.replace(/^title: .*$/m, "title: Retitled by nobody's approval") });
+    const refusedCommit = tip();
+    expect((await judge()).refusal).toMatchObject({ commit: refusedCommit, rule: "verified-change" });
+    commitWithGit(f.gitdir, { [file]: text });
+    expect((await judge()).served).toBe(tip());
+
+    const pinned = await publishedNoteAt("AFN-016", refusedCommit);
+    expect(pinned).toEqual({ ok: false, problem: expect.stringMatching(/refused by the archive's rules and never published/) });
+    expect(await publishedNoteAt("AFN-016", refusedCommit.slice(0, 10))).toMatchObject({ ok: false });
+    // The history readers see is what it was: neither the refused title nor the revert that put it back.
+    expect((await getPublishedHistory("AFN-016")).map((r) => r.commit)).toEqual(historyBefore);
+    // And the page's twins and the cache name the commit the page is built from, not the refused tip.
+    expect(await servedCommit(await getContentStore())).toBe(tip());
+  });
+
+  it("is remembered across a restart (DATA_DIR/main-acceptance.json)", async () => {
+    const kept = JSON.parse(fs.readFileSync(path.join(f.dataDir, "main-acceptance.json"), "utf8")) as { refused: string[] };
+    expect(kept.refused.length).toBeGreaterThanOrEqual(4);
+    for (const commit of kept.refused) expect(commit).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it("while main's tip is refused, the served commit is the last accepted one", async () => {
+    const before = (await judge()).served;
+    commitWithGit(f.gitdir, { "notes/AFN-010.md": null });
+    expect(tip()).not.toBe(before);
+    expect(await servedCommit(await getContentStore())).toBe(before);
+    commitWithGit(f.gitdir, { "notes/AFN-010.md": fileAt(before, "notes/AFN-010.md") });
+    expect(await servedCommit(await getContentStore())).toBe(tip());
+  });
+});
+
+describe("a long push", () => {
+  it("has every commit judged: a promotion nobody approved, under 600 empty commits, is refused", async () => {
+    const before = (await judge()).served;
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "fieldnotes-long-push-"));
+    const run = (...args: string[]) =>
+      execFileSync("git", args, {
+        cwd: work,
+        env: { ...process.env, GIT_AUTHOR_NAME: "Agent", GIT_AUTHOR_EMAIL: "a@example.org", GIT_COMMITTER_NAME: "Agent", GIT_COMMITTER_EMAIL: "a@example.org" },
+      });
+    try {
+      run("clone", "--quiet", f.gitdir, ".");
+      const file = path.join(work, "notes/AFN-021.md");
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^status: hypothesis$/m, "status: verified-checkpoint"));
+      run("commit", "--quiet", "-am", "Promote without an approval");
+      // One fast-import stream of 600 empty commits on top (600 `git commit` runs would take a minute).
+      const head = run("rev-parse", "HEAD").toString().trim();
+      let stream = "";
+      for (let i = 1; i <= 600; i++) {
+        stream += `commit refs/heads/main\ncommitter Agent <a@example.org> ${1_700_000_000 + i} +0000\ndata <<EOF\nempty ${i}\nEOF\n${i === 1 ? `from ${head}\n` : ""}\n`;
+      }
+      execFileSync("git", ["fast-import", "--quiet"], { cwd: work, input: stream });
+      run("push", "--quiet", "origin", "main:refs/heads/main");
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+    const judged = await judge();
+    expect(judged.served).toBe(before);
+    expect(judged.refusal).toMatchObject({ file: "notes/AFN-021.md", rule: "review" });
+    expect((await getPublishedView()).byId.get("AFN-021")?.status).toBe("hypothesis");
+  });
+});
