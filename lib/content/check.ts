@@ -6,6 +6,8 @@ import { acceptWrite, departureOf, needsApproval, phaseWriteKind, type NoteTextM
 import { APPROVED_BY, approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
 import { actorIdOfEmail } from "@/lib/rules/identity";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
+import { deriveReviewState } from "@/lib/review/derive";
+import { openChangeRequests } from "@/lib/rules/status-machine";
 import { openContentStore } from "@/lib/working-copy/content-store";
 import { assetFolderFindings, committedAssets } from "@/lib/assets/committed";
 import type { Oid, Revision, StoredNote } from "@/lib/store/types";
@@ -287,7 +289,7 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
         continue;
       }
       const onMain = was && isPublishedStatus(was.status) ? was : null;
-      const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, onMain, memo.reviewLogs);
+      const review = unchanged ? { review: NO_REVIEW, problems: [] } : await approvalReview(store, note, revision, onMain, memo.reviewLogs, { landing: true });
       const judged =
         reused ??
         (await judge({ kind: "publish", before: onMain, after: note, actor: who, context: { ...base, onMain, review: review.review, assets: await committedAssets(store, commit, note) } }));
@@ -412,7 +414,7 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
     const onMain = was?.ok && isPublishedStatus(was.note.status) ? was.note : null;
     const who = { id: actorIdOfEmail(revision.author.email || revision.author.name), role: "author" as const };
     const reason = reasonOf(revision.message);
-    const review = await approvalReview(store, note, revision, onMain);
+    const review = await approvalReview(store, note, revision, onMain, undefined, { landing: true });
     const assets = await committedAssets(store, to, note);
     const write: NoteWrite = { kind: "publish", before: onMain, after: note, actor: who, context: { ...base, ...(reason ? { reason } : {}), onMain, review: review.review, assets } };
     findings.push(...(await judgeNote(file, source, write, revision.commit)));
@@ -449,15 +451,27 @@ async function approvalReview(
   onMain: Note | null,
   /** Review logs already read in this run, by note id. */
   logs?: Map<string, Promise<ReviewLog>>,
+  /**
+   * A landing on main: the note's requests for changes standing when the commit was made are part
+   * of its review, as they are of a studio publish. "When" is the commit's date, not the time this
+   * server judges it: every instance, and content:check, judge a commit alike whenever they read
+   * it, and a commit the studio published is not refused later for a request made after it. Git
+   * dates are whole seconds, so a record of that same second is taken as made after the commit.
+   */
+  { landing = false }: { landing?: boolean } = {},
 ): Promise<{ review: RevisionReview; problems: string[] }> {
   const trailers = approvalTrailersOf(revision.message);
-  const fallback = { revision: revision.commit, revisionAuthors: [actorIdOfEmail(revision.author.email || revision.author.name)], verdicts: [] };
+  const readLog = () => {
+    const reading = logs?.get(note.id) ?? readReviewLog(store, note.id);
+    logs?.set(note.id, reading);
+    return reading;
+  };
+  const open = landing ? openRequestsIn(await readLog(), note, revision.commit, Date.parse(revision.date)) : [];
+  const fallback = { revision: revision.commit, revisionAuthors: [actorIdOfEmail(revision.author.email || revision.author.name)], verdicts: open };
   if (trailers.approvers.length === 0 && trailers.problems.length === 0 && !(trailers.draftRevision && needsApproval(onMain, note))) {
     return { review: fallback, problems: [] };
   }
-  const reading = logs?.get(note.id) ?? readReviewLog(store, note.id);
-  logs?.set(note.id, reading);
-  const log = await reading;
+  const log = await readLog();
   const records = new Map<string, VerdictRecord>();
   for (const r of log.records) if (r.kind === "verdict") records.set(r.id, { id: r.id, by: r.by.id, revision: r.revision, verdict: r.verdict });
   const revisions = [...new Set([...(trailers.draftRevision ? [trailers.draftRevision] : []), ...trailers.approvers.flatMap((a) => records.get(a.record)?.revision ?? [])])];
@@ -473,7 +487,18 @@ async function approvalReview(
   if (trailers.draftRevision && noteAt.get(trailers.draftRevision) === null) noteAt.delete(trailers.draftRevision);
   const draftRevision = trailers.draftRevision && noteAt.has(trailers.draftRevision) ? trailers.draftRevision : null;
   const verified = verifyApprovalTrailers({ id: note.id, landed: note, trailers: { ...trailers, draftRevision }, records, noteAt, authorsAt });
-  return { review: verified.review.revision ? verified.review : { ...verified.review, revision: revision.commit }, problems: verified.problems };
+  const review = verified.review.revision ? verified.review : { ...verified.review, revision: revision.commit };
+  return { review: { ...review, verdicts: [...review.verdicts, ...open] }, problems: verified.problems };
+}
+
+/**
+ * The requests for changes standing in `log` (a reviewer's latest verdict, not withdrawn) before
+ * `before` (records made then or later left out), as the review module derives them for the studio's publish.
+ */
+function openRequestsIn(log: ReviewLog, note: Note, revision: Oid, before: number): RevisionReview["verdicts"] {
+  const records = log.records.filter((r) => Date.parse(r.at) < before);
+  const { state } = deriveReviewState(records, { currentRevision: revision, currentNote: note });
+  return openChangeRequests(state).map((r) => ({ reviewer: r.reviewer, revision: r.revision, verdict: "request-changes" as const, name: r.name, ...(r.at ? { at: r.at } : {}) }));
 }
 
 function lineOfKey(source: string, key: string): number {

@@ -167,6 +167,37 @@ describe("a request for changes holds the publish back", () => {
     ok(await api.publish(f.author, id, { revision: second }));
   });
 
+  it("and holds a plain-git landing back the same way: trailers naming another reviewer's approval do not get past it", async () => {
+    const id = await verifiedNote();
+    const first = await changeDecision(id, "A first rewrite.");
+    ok(await api.verdict(f.secondReviewer, id, { verdict: "request-changes", revision: first, summary: "Say why." }), 201);
+    const second = await changeDecision(id, "A second rewrite, with the reason.");
+    const record = ok(await api.verdict(f.reviewer, id, { verdict: "approve", revision: second }), 201).verdict as string;
+    const served = git("rev-parse", "main");
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "fn-plain-git-"));
+    try {
+      execFileSync("git", ["clone", "-q", f.gitdir, work]);
+      // Dated a few seconds on, as a push a moment later would be: the review as it stands then is sam's request.
+      const date = new Date(Date.now() + 5_000).toISOString();
+      const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+      const run = (...args: string[]) => execFileSync("git", ["-C", work, "-c", "user.name=Plain Git", "-c", "user.email=plain@example.org", ...args], { env });
+      fs.writeFileSync(path.join(work, "notes", `${id}.md`), execFileSync("git", ["--git-dir", f.gitdir, "show", `${second}:notes/${id}.md`]));
+      run("commit", "-qam", `${id}: the second rewrite`, "-m", `Draft-revision: ${second}\nApproved-by: rita ${record}`);
+      run("push", "-q", "origin", "HEAD:main");
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+    const { acceptedMain } = await import("@/lib/content/accepted-main");
+    const { getContentStore } = await import("@/lib/working-copy/content-store");
+    const judged = await acceptedMain(await getContentStore(), git("rev-parse", "main"));
+    expect(judged.served).toBe(served);
+    expect(judged.refusal?.message).toMatch(/publishing waits: sam requested changes/);
+    // content:check says the same of that commit.
+    const found = (await checkRepository(f.gitdir, { since: "main~1" })).findings.filter((x) => x.file === `notes/${id}.md`);
+    expect(found).toContainEqual(expect.objectContaining({ rule: "review", message: expect.stringMatching(/publishing waits: sam requested changes/) }));
+    git("update-ref", "refs/heads/main", served);
+  });
+
   it("or withdraws the request; only its reviewer can, and only once", async () => {
     const id = await verifiedNote();
     const revision = await changeDecision(id, "A rewrite.");
