@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { commitWithGit } from "@/lib/testing/plain-git";
+import { noteFile } from "@/lib/store/testing";
 import { studioFixture } from "@/lib/testing/studio";
 import { acceptedMain, servedCommit } from "./accepted-main";
 import { publishedNoteAt } from "./pinned-note";
@@ -117,5 +118,50 @@ describe("a long push", () => {
     expect(judged.served).toBe(before);
     expect(judged.refusal).toMatchObject({ file: "notes/AFN-021.md", rule: "review" });
     expect((await getPublishedView()).byId.get("AFN-021")?.status).toBe("hypothesis");
+    // Put back, main is served again.
+    commitWithGit(f.gitdir, { "notes/AFN-021.md": fileAt(before, "notes/AFN-021.md") });
+    expect(await judge()).toEqual({ served: tip(), refusal: null });
+  });
+});
+
+describe("what else a landing may not do", () => {
+  it("swap an image under its old name (no note file changes): refused, the old bytes stay served", async () => {
+    const square = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n';
+    const blob = execFileSync("git", ["hash-object", "--stdin"], { input: square, encoding: "utf8" }).trim();
+    const image = `assets/AFN-950/${blob}.svg`;
+    const note = noteFile("AFN-950", "A note with an image.", {
+      status: "hypothesis",
+      phase: "6 architecture",
+      sections: {
+        decision: "Keep AFN-950 transactional.",
+        invariant: "No reader sees half a write.",
+        rejectedShortcut: "Publishing each part as soon as it is ready.",
+        evidence: `- a test that fails when the lock is removed\n\n![A square](${image})`,
+        claimBoundary: "Says nothing about speed.",
+        notes: "",
+      },
+    });
+    commitWithGit(f.gitdir, { "notes/AFN-950.md": note, [image]: square });
+    expect(await judge()).toEqual({ served: tip(), refusal: null });
+    const served = tip();
+
+    commitWithGit(f.gitdir, { [image]: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n' });
+    const judged = await judge();
+    expect(judged.served).toBe(served);
+    expect(judged.refusal).toMatchObject({ file: image, rule: "images", message: expect.stringMatching(/its name says blob/) });
+    // Images are read from the served commit (lib/http/serve-asset.ts).
+    const bytes = await (await getContentStore()).readBytes((await servedCommit(await getContentStore()))!, image);
+    expect(Buffer.from(bytes!).toString("utf8")).toBe(square);
+    commitWithGit(f.gitdir, { [image]: square });
+    expect((await judge()).served).toBe(tip());
+  });
+
+  it("delete a phase: refused, naming the phase and what to do instead", async () => {
+    const file = "phases/6-architecture.yaml";
+    const text = fileAt(tip(), file);
+    commitWithGit(f.gitdir, { [file]: null });
+    expect((await judge()).refusal).toMatchObject({ file, rule: "phase", message: expect.stringMatching(/deletes phase .*never deleted/) });
+    commitWithGit(f.gitdir, { [file]: text });
+    expect(await judge()).toEqual({ served: tip(), refusal: null });
   });
 });

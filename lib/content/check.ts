@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parseNote, type ParseResult } from "@/lib/notes/markdown";
 import { isPublishedStatus, SECTIONS, type Note } from "@/lib/notes/schema";
-import { acceptWrite, departureOf, needsApproval, phaseWriteKind, type NoteTextMemo, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
+import { acceptWrite, departureOf, needsApproval, phaseRemovalOf, phaseWriteKind, type NoteTextMemo, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
 import { APPROVED_BY, approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
 import { actorIdOfEmail } from "@/lib/rules/identity";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
@@ -393,7 +393,22 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
   const changedPhases = new Set<string>();
   for (const { file } of phaseFiles) if ((await store.fileId(from, file)) !== (await store.fileId(to, file))) changedPhases.add(file);
   findings.push(...phases.findings.filter((f) => changedPhases.has(f.file)));
-  if (changed.length === 0 && changedPhases.size === 0 && siteBefore === siteAfter) return findings.map((f) => ({ ...f, commit: to }));
+  for (const file of (await store.listFiles(from, PHASES_DIR)).map((n) => `${PHASES_DIR}/${n}`)) {
+    if (!file.endsWith(".yaml") || phaseNames.includes(file)) continue;
+    const was = parsePhase((await store.readFile(from, file)) ?? "");
+    const f = phaseRemovalOf(was.ok ? was.phase.name : file);
+    findings.push({ file, line: 1, field: f.field, message: f.message, rule: f.rule });
+  }
+  // Images: what `to` holds under assets/ that the archive would not serve as it stands (a name that
+  // is not its content's hash, a file outside a note's folder, one no note shows), unless `from` had
+  // the same problem already. An image swapped under its old name changes no note file.
+  const asset = (f: { file: string; message: string }) => `${f.file}\0${f.message}`;
+  const byId = (notes: readonly StoredNote<Note>[]) => new Map(notes.flatMap((n) => (n.ok ? [[n.note.id, n.note] as const] : [])));
+  const assetsBefore = new Set((await assetFolderFindings(store, from, byId(before.notes))).map(asset));
+  for (const f of await assetFolderFindings(store, to, byId(after.notes))) {
+    if (!assetsBefore.has(asset(f))) findings.push({ file: f.file, line: 1, field: "assets", message: f.message, rule: "images" });
+  }
+  if (changed.length === 0 && changedPhases.size === 0 && siteBefore === siteAfter) return findings.map((f) => ({ ...f, commit: f.commit ?? to }));
 
   const sources = await Promise.all(changed.map(async (n) => ({ file: n.path, source: (await store.readFile(to, n.path)) ?? "" })));
   const known = new Set(after.notes.map((n) => n.id));

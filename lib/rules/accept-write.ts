@@ -340,6 +340,18 @@ export function departureOf(onMain: Pick<Note, "id" | "status">, departure: Depa
   return { rule: "status", field: departure.how === "draft" ? "status" : "note", message };
 }
 
+/**
+ * A phase stays once it exists: the studio renames, closes and reopens phases, never deletes one,
+ * since its notes name it and a closed phase's file is its closeout record.
+ */
+export function phaseRemovalOf(name: string): WriteFinding {
+  return {
+    rule: "phase",
+    field: "name",
+    message: `this commit deletes phase "${name}": a phase is renamed, closed or reopened, never deleted (its notes name it, and a closed phase's file is its closeout record). Put the file back`,
+  };
+}
+
 /** "All decision records" is one editorial order: a note new to main, or moved in it, takes a place no other note holds. */
 function orderOf(onMain: Note | null, after: Note, ctx: NoteWriteContext): WriteFinding[] {
   if (!ctx.orders || onMain?.order === after.order) return [];

@@ -21,7 +21,10 @@ export function commitWithGit(gitdir: string, files: Record<string, string | nul
     git("checkout", "--quiet", "-B", branch);
     for (const [f, text] of Object.entries(files)) {
       if (text === null) fs.rmSync(path.join(work, f));
-      else fs.writeFileSync(path.join(work, f), text);
+      else {
+        fs.mkdirSync(path.dirname(path.join(work, f)), { recursive: true });
+        fs.writeFileSync(path.join(work, f), text);
+      }
     }
     git("add", "-A");
     git("commit", "--quiet", "-m", "plain git commit");
