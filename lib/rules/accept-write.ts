@@ -96,6 +96,8 @@ export type NoteWriteContext = {
    * or one whose order changes, must take an order no other note there holds. Without it the order is not checked.
    */
   orders?: EditorialOrders;
+  /** Every note id with a file on main, whatever its status: the notes a publish may name as related. Without it that is not checked. */
+  noteIds?: ReadonlySet<string>;
   /** The note as main holds it before this write (null when it is not on main). */
   onMain: Note | null;
   review: RevisionReview;
@@ -305,6 +307,11 @@ function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWrit
     findings.push({ rule: "review", field: "status", message: `publishing waits: ${changeRequestMessage(request)}` });
   }
   if (after.status === "draft") return findings;
+  // A related note that is not in the archive would be a broken link on every page that lists it,
+  // and main's gate (lib/content/check.ts) refuses the landing: refused here, before it is written.
+  for (const id of ctx.noteIds && Array.isArray(after.related) ? after.related : []) {
+    if (id !== after.id && !ctx.noteIds?.has(id)) findings.push({ rule: "schema", field: "related", message: `related note ${id} does not exist` });
+  }
   const onMain = ctx.onMain;
   findings.push(...orderOf(onMain, after, ctx));
   if (onMain) {

@@ -25,6 +25,8 @@ export type MainFacts = {
   commit: Oid;
   snapshot: Snapshot;
   publishedIds: Set<string>;
+  /** Every note with a file on main, whatever its status (the acceptance function's `noteIds`). */
+  noteIds: Set<string>;
   /** The editorial order a note new to main takes: above every note there. */
   nextOrder: number;
   /** The editorial order of the notes on main: order → ids (the acceptance function's `orders`). */
@@ -49,6 +51,7 @@ export async function mainFacts(store: ContentStore, commit: Oid): Promise<MainF
     commit,
     snapshot,
     publishedIds: new Set(snapshot.notes.flatMap((n) => (n.ok && n.id === n.note.id && isPublishedStatus(n.note.status) ? [n.id] : []))),
+    noteIds: new Set(snapshot.notes.map((n) => n.id)),
     nextOrder: Math.max(0, ...valid.map((n) => n.order)) + 1,
     orders: ordersOf(valid),
     phases: phases.map((p) => p.phase.name),

@@ -143,7 +143,14 @@ async function judge(
   reason: string | undefined,
   assets: Awaited<ReturnType<typeof noteAssets>>["context"],
 ) {
-  const context = { ...writeContext(ctx, review, reason), phases: main.phases, publishedIds: main.publishedIds, orders: main.orders, assets };
+  const context = {
+    ...writeContext(ctx, review, reason),
+    phases: main.phases,
+    publishedIds: main.publishedIds,
+    noteIds: main.noteIds,
+    orders: main.orders,
+    assets,
+  };
   const verdict = await acceptWrite({ kind: "publish", before: null, after: landed, actor, context });
   if (verdict.allowed) return;
   const phase = verdict.findings.filter((f) => f.rule === "phase");

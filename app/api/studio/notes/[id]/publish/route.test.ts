@@ -164,3 +164,30 @@ describe("two publishes of one revision at once", () => {
     expectDistinctOrders();
   });
 });
+
+describe("what a publish names", () => {
+  it("a related note that is not in the archive is refused (422 naming related), nothing lands, and main stays served", async () => {
+    const created = await api.create(f.author);
+    const saved = await api.save(f.author, created.body.id, {
+      revision: created.body.revision,
+      note: { ...noteFields("Names a note that is not there"), related: ["AFN-998", "AFN-016"] },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const moved = await api.transition(f.author, created.body.id, { to: "hypothesis", revision: saved.body.revision });
+    const main = git("rev-parse", "refs/heads/main");
+    const refused = await api.publish(f.author, created.body.id, { revision: moved.body.revision });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.unmet).toContain("related note AFN-998 does not exist");
+    expect(git("rev-parse", "refs/heads/main")).toBe(main);
+
+    // Named as it is, the note publishes, and another author's publish after it is not held back.
+    const fixed = await api.save(f.author, created.body.id, {
+      revision: moved.body.revision,
+      note: { ...noteFields("Names a note that is not there"), related: ["AFN-016"] },
+    });
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    expect((await api.publish(f.author, created.body.id, { revision: fixed.body.revision })).status).toBe(200);
+    const other = await proposed("Published next");
+    expect((await api.publish(f.author, other.id, { revision: other.revision })).status).toBe(200);
+  });
+});
