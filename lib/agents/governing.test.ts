@@ -36,6 +36,17 @@ const seed = (id: string): Note => {
 };
 
 beforeAll(async () => {
+  await (await import("@/lib/working-copy/content-store")).getContentStore(); // seeds the repository
+  // AFN-016 governs the cache; AFN-017 did too, and is superseded by AFN-016; AFN-002 (verified
+  // structural) governs the Metal kernels, AFN-003 is verified structural with a pinned boundary.
+  // Committed before the app first reads main, so it is the archive as deployed (a new data folder
+  // starts from the tip it first reads): what a verified note governs is substance, and changing it
+  // on main later needs a reviewer's approval (lib/rules/verified-change.ts).
+  commitWithGit(gitdir, {
+    "notes/AFN-016.md": serializeNote({ ...seed("AFN-016"), affects: ["src/cache/**"] }),
+    "notes/AFN-017.md": serializeNote({ ...seed("AFN-017"), status: "superseded", superseded_by: "AFN-016", affects: ["src/cache/**"] }),
+    "notes/AFN-002.md": serializeNote({ ...seed("AFN-002"), affects: ["engine/metal/*.metal", "src/cache/lru.ts"] }),
+  });
   ({ GET, POST } = await import("@/app/agents/governing.json/route"));
   mcpPost = (await import("@/app/agents/mcp/route")).POST;
   const schemaRoute = (await import("@/app/agents/schema/[file]/route")).GET;
@@ -45,14 +56,6 @@ beforeAll(async () => {
   const schema = await served.json();
   expect(schema).toEqual(jsonSchemaOf("governing", `${SITE}/agents/schema/governing.json`));
   validate = schemaValidator(schema);
-  await GET(new Request(`${SITE}/agents/governing.json?path=x`)); // seeds the repository
-  // AFN-016 governs the cache; AFN-017 did too, and is superseded by AFN-016; AFN-002 (verified
-  // structural) governs the Metal kernels, AFN-003 is verified structural with a pinned boundary.
-  commitWithGit(gitdir, {
-    "notes/AFN-016.md": serializeNote({ ...seed("AFN-016"), affects: ["src/cache/**"] }),
-    "notes/AFN-017.md": serializeNote({ ...seed("AFN-017"), status: "superseded", superseded_by: "AFN-016", affects: ["src/cache/**"] }),
-    "notes/AFN-002.md": serializeNote({ ...seed("AFN-002"), affects: ["engine/metal/*.metal", "src/cache/lru.ts"] }),
-  });
   governedAt = execFileSync("git", ["--git-dir", gitdir, "rev-parse", "main"]).toString().trim();
 });
 

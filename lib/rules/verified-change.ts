@@ -8,7 +8,9 @@ import { isVerifiedStatus } from "./phase-closeout";
  * substance (they need one) and which are editorial (they do not). Pure.
  *
  * Editorial: where the note is filed and how it is found (tags, related notes, its place among the
- * core decisions, its editorial order). Nothing a reader or an agent takes as the claim.
+ * core decisions, its editorial order). Nothing a reader or an agent takes as the claim. What a
+ * verified note governs (`affects`) is substance: agents ask which notes govern a diff and act on
+ * the answer, so narrowing it would take a checked decision off code without a second person.
  * Status, superseded_by and retraction_reason move with a status change, which the status machine
  * judges on its own.
  */
@@ -24,6 +26,7 @@ const SUBSTANCE: readonly Field[] = [
   { key: "boundaries", label: "Boundaries", read: (n) => [...n.boundaries].sort() },
   { key: "phase", label: "Phase", read: (n) => n.phase },
   { key: "provenance", label: "Provenance", read: (n) => n.provenance ?? null },
+  { key: "affects", label: "Governs", read: (n) => [...(n.affects ?? [])].sort() },
 ];
 
 export type SubstanceChange = { field: string; label: string };

@@ -107,6 +107,17 @@ describe("a verified note changes only with a second person's approval", () => {
     expect((await checkRepository(f.gitdir, { all: true })).findings.filter((x) => x.file.includes(id))).toEqual([]);
   });
 
+  it("counts what the note governs (affects) as substance: agents ask which notes govern a diff and act on it", async () => {
+    const id = await verifiedNote();
+    const opened = ok(await api.read(f.author, id));
+    const saved = ok(await api.save(f.author, id, { revision: opened.revision, note: { ...fields(), affects: ["src/cache/**"] } }));
+    const refused = await api.publish(f.author, id, { revision: saved.revision });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.message).toMatch(new RegExp(`${id} is verified, and this changes its Governs`));
+    ok(await api.verdict(f.reviewer, id, { verdict: "approve", revision: saved.revision }), 201);
+    ok(await api.publish(f.author, id, { revision: saved.revision }));
+  });
+
   it("lets an editorial change (tags) through without one", async () => {
     const id = await verifiedNote();
     const opened = ok(await api.read(f.author, id));
