@@ -10,6 +10,6 @@ export default async function robots(): Promise<MetadataRoute.Robots> {
   return {
     rules: [{ userAgent: "*", allow: "/", disallow: ["/studio", "/api/", "/search"] }],
     sitemap: `${origin}/sitemap.xml`,
-    host: origin,
+    // No `Host:` line: it was Yandex's alone (since retired) and takes a host name, not the URL Next would write.
   };
 }

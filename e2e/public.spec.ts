@@ -305,6 +305,7 @@ test.describe("feeds and metadata", () => {
     expect(xml).toMatch(/<loc>https?:\/\/[^<]+\/phases\/6-architecture<\/loc>/);
     const robots = await (await request.get("/robots.txt")).text();
     expect(robots).toMatch(/Sitemap: https?:\/\/[^\s]+\/sitemap\.xml/);
+    expect(robots).not.toMatch(/^Host:/im);
   });
 
   test("home and search have their own titles and descriptions", async ({ page }) => {

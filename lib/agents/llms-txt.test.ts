@@ -78,6 +78,9 @@ describe("/llms-full.txt", () => {
     expect(full.startsWith(`# ${view.site.title}\n\n> `)).toBe(true);
     for (const note of view.notes) expect(full).toContain(`\n${note.id}: ${note.title}\n`);
     expect(full).toContain(view.byId.get("AFN-010")!.sections.invariant.split("\n")[0]);
+    // It says what follows is the notes' text: no lines of links follow, as in llms.txt.
+    expect(full).not.toContain("Each line below links");
+    expect(full).toContain("Below is every published note's full text");
   });
 });
 

@@ -109,7 +109,7 @@ function phaseLink({ phase, notes, delta }: PhasesView["phases"][number], urls: 
 /** /llms-full.txt: the same header, then every published note as LLM text. */
 export function llmsFullTxt(view: LlmsView, urls: AgentUrls, titles: PhaseTitles): string {
   const notes = view.notes.map((n) => noteText(n, view, urls, titles).trimEnd());
-  return `${[...header(view, urls), ...notes.flatMap((t) => [SEPARATOR, "", t, ""])].join("\n")}`;
+  return `${[...header(view, urls, undefined, "full"), ...notes.flatMap((t) => [SEPARATOR, "", t, ""])].join("\n")}`;
 }
 
 /**
@@ -146,7 +146,8 @@ export function pagesTxt(view: Pick<PublishedView, "site" | "notes">, urls: Agen
 
 const SEPARATOR = "-".repeat(72);
 
-function header(view: LlmsView, urls: AgentUrls, slice?: IndexSlice): string[] {
+/** The header of llms.txt (and a slice of it), or of llms-full.txt (`full`: what follows is every note's full text, not links). */
+function header(view: LlmsView, urls: AgentUrls, slice?: IndexSlice, what: "links" | "full" = "links"): string[] {
   const { site } = view;
   const rules = [...LIMIT_LEGEND.map((l) => `${l.flag}: ${l.meaning}`), ...(["superseded", "retracted"] as const).map((s) => `${s}: ${STATUS_MEANING[s]}`)];
   return [
@@ -155,8 +156,11 @@ function header(view: LlmsView, urls: AgentUrls, slice?: IndexSlice): string[] {
     `> ${oneLine(site.lede)}`,
     "",
     oneLine(
-      `${site.agents.retrieval} Each line below links a note's capsule (≤ 350 tokens); its full text is at /notes/{id}.md. ` +
-        `Rules: ${rules.join(" ")} Built from commit ${view.commit}; drafts are never published.`,
+      `${site.agents.retrieval} ${
+        what === "full"
+          ? "Below is every published note's full text, one after another; each also has a capsule (≤ 350 tokens) at /agents/capsules/{id}.json."
+          : "Each line below links a note's capsule (≤ 350 tokens); its full text is at /notes/{id}.md."
+      } ` + `Rules: ${rules.join(" ")} Built from commit ${view.commit}; drafts are never published.`,
     ),
     "",
     oneLine(`${site.agents.archive_policy} Operator closeout contract: see the guide (${urls.guide}).`),

@@ -61,8 +61,12 @@ describe("MCP resources", () => {
   });
 
   it("refuses an unknown note or format with a message that says which", async () => {
-    await expect(client.readResource({ uri: `${SITE}/notes/AFN-999.md` })).rejects.toThrow(/AFN-999/);
-    await expect(client.readResource({ uri: `${SITE}/notes/AFN-016.pdf` })).rejects.toThrow(/pdf.*md, txt or json/);
+    // The specification's codes: -32002 for a resource that does not exist, -32602 for a bad argument (not -32603, an internal error).
+    await expect(client.readResource({ uri: `${SITE}/notes/AFN-999.md` })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/AFN-999/) });
+    await expect(client.readResource({ uri: `${SITE}/notes/AFN-016.pdf` })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/pdf.*md, txt or json/),
+    });
   });
 });
 

@@ -19,6 +19,9 @@ import { agentSearch, SEARCH_LIMIT } from "./search";
 import type { AgentUrls } from "./urls";
 import { registerGoverningTool } from "./mcp-governing";
 
+// The MCP specification's code for a resource that does not exist (resources/read); the SDK names none.
+const RESOURCE_NOT_FOUND = -32002;
+
 /**
  * The MCP server for one request: read-only tools and resources over the published view it was
  * built with, so every answer of a request comes from one commit. Tool results carry status,
@@ -204,8 +207,8 @@ function registerNoteResources(server: McpServer, view: PublishedView, urls: Age
     (uri, { id, format }) => {
       const note = view.byId.get(String(id));
       const f = String(format) as keyof typeof noteFormats;
-      if (!note) throw new Error(`No published note ${String(id)}; resources/list and list_notes name the published ones.`);
-      if (!(f in noteFormats)) throw new Error(`"${String(format)}" is not a note format; use md, txt or json.`);
+      if (!note) throw new McpError(RESOURCE_NOT_FOUND, `No published note ${String(id)}; resources/list and list_notes name the published ones.`);
+      if (!(f in noteFormats)) throw new McpError(ErrorCode.InvalidParams, `"${String(format)}" is not a note format; use md, txt or json.`);
       const text =
         f === "json"
           ? JSON.stringify(noteJson(note, view, urls, titles), null, 2)
@@ -228,8 +231,8 @@ function registerNoteResources(server: McpServer, view: PublishedView, urls: Age
     },
     (uri, { id, format }) => {
       const note = view.byId.get(String(id));
-      if (!note) throw new Error(`No published note ${String(id)}; resources/list and list_notes name the published ones.`);
-      if (format !== "md" && format !== "json") throw new Error(`"${String(format)}" is not a capsule format; use md or json.`);
+      if (!note) throw new McpError(RESOURCE_NOT_FOUND, `No published note ${String(id)}; resources/list and list_notes name the published ones.`);
+      if (format !== "md" && format !== "json") throw new McpError(ErrorCode.InvalidParams, `"${String(format)}" is not a capsule format; use md or json.`);
       const capsule = buildCapsule(note, view, urls);
       return format === "json"
         ? { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(capsule, null, 2) }] }
@@ -273,7 +276,7 @@ function registerRetrievalPrompt(server: McpServer, view: PublishedView, urls: A
     },
     ({ task, id }) => {
       const note = id ? view.byId.get(id.trim().toUpperCase()) : undefined;
-      if (id && !note) throw new Error(`No published note ${id}; leave id out to get the whole compact index.`);
+      if (id && !note) throw new McpError(ErrorCode.InvalidParams, `No published note ${id}; leave id out to get the whole compact index.`);
       const rules = [
         ...LIMIT_LEGEND.map((l) => `- ${l.flag}: ${l.meaning}`),
         `- superseded: ${STATUS_MEANING.superseded}`,
