@@ -12,8 +12,8 @@ import { requestOrigin } from "@/lib/origin";
 import { keyByBuild } from "@/lib/read-model";
 import { forgetCleaned, readPage, writePage } from "@/lib/read-model/pages";
 import { forgetReadSide } from "@/lib/read-model/read-side";
-import { noteFile, tempDir } from "@/lib/store/testing";
-import { commitWithGit } from "@/lib/testing/plain-git";
+import { tempDir } from "@/lib/store/testing";
+import { acceptedNoteFile, commitWithGit } from "@/lib/testing/plain-git";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
 
@@ -124,7 +124,8 @@ describe("pages kept on disk for main's commit", () => {
     await renderAndKeep("/");
     const before = await (await getContentStore()).resolve(MAIN_REF);
     restart();
-    commitWithGit(path.join(dataDir, "content.git"), { "notes/AFN-002.md": noteFile("AFN-002", "Changed by plain git while the server was down.") });
+    // A commit the rules accept (a new hypothesis): an unapproved change to a verified note would not be served at all.
+    commitWithGit(path.join(dataDir, "content.git"), { "notes/AFN-940.md": acceptedNoteFile("AFN-940", "Published by plain git while the server was down.") });
     restart();
     const moved = (await (await getContentStore()).resolve(MAIN_REF))!;
     expect(moved).not.toBe(before);
