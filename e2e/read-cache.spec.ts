@@ -132,10 +132,11 @@ test("an agent's query asked for the first time is answered as the kept answer o
   expect(first.headers()["vary"]).toContain("Accept-Encoding");
 });
 
-test("a query asked for the first time already names its commit, in its ETag and X-Content-Commit", async ({ request }) => {
+test("a query asked for the first time, and the agents' guide, already name their commit, in the ETag and X-Content-Commit", async ({ request }) => {
   // Unique queries: no earlier request can have kept them.
   const word = `heron${Date.now().toString(36)}`;
-  for (const url of [`/search?q=${word}`, `/agents/search.json?q=${word}`]) {
+  // The agents' guide is a page like the others: it names its commit and revalidates.
+  for (const url of [`/search?q=${word}`, `/agents/search.json?q=${word}`, "/agents/"]) {
     const first = await request.get(url);
     expect(first.status(), url).toBe(200);
     const commit = first.headers()["x-content-commit"];

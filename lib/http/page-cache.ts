@@ -40,7 +40,8 @@ import { etagFor, originVary, requestOrigin } from "@/lib/origin";
  * per commit (lib/agents/answer-bytes.ts); this spares each request the route handler around them.
  */
 
-const PAGES = [/^\/$/, /^\/search$/, /^\/notes\/[^/.]+$/, /^\/notes\/[^/.]+\/history$/, /^\/tags\/[^/]+$/, /^\/phases\/[^/]+$/];
+// The agents' guide answers at /agents/ (its canonical address) and /agents alike (next.config.ts).
+const PAGES = [/^\/$/, /^\/search$/, /^\/notes\/[^/.]+$/, /^\/notes\/[^/.]+\/history$/, /^\/tags\/[^/]+$/, /^\/phases\/[^/]+$/, /^\/agents\/?$/];
 const AGENT_FORMATS = [
   /^\/agents\/(index\.json|index\.md|phases\.json|pages\.txt|search\.json)$/,
   /^\/agents\/capsules\/[^/]+\.json$/,
