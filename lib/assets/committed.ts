@@ -27,11 +27,14 @@ export async function assetFolderFindings(
   store: ContentStore,
   commit: Oid,
   notes: ReadonlyMap<string, Pick<Note, "id" | "sections">>,
+  /** Only these notes' folders, and files directly in assets/ only when `topLevel` (main's gate: what a landing changed). */
+  only?: { folders: ReadonlySet<string>; topLevel: boolean },
 ): Promise<AssetFileFinding[]> {
   const findings: AssetFileFinding[] = [];
-  for (const file of await store.listFiles(commit, "assets"))
+  for (const file of !only || only.topLevel ? await store.listFiles(commit, "assets") : [])
     findings.push({ file: `assets/${file}`, message: "an image lives in its note's folder, assets/<note id>/<content hash>.<ext>" });
   for (const id of await store.listFolders(commit, "assets")) {
+    if (only && !only.folders.has(id)) continue;
     const folder = `assets/${id}`;
     const note = notes.get(id);
     const referenced = new Set(note ? assetPathsOf(note) : []);

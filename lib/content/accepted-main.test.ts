@@ -7,6 +7,7 @@ import { getContentStore } from "@/lib/working-copy/content-store";
 import { commitWithGit } from "@/lib/testing/plain-git";
 import { noteFile } from "@/lib/store/testing";
 import { studioFixture } from "@/lib/testing/studio";
+import { forgetReadSide } from "@/lib/read-model/read-side";
 import { acceptedMain, servedCommit } from "./accepted-main";
 import { publishedNoteAt } from "./pinned-note";
 import { getPublishedHistory, getPublishedView } from "./published";
@@ -73,10 +74,40 @@ describe("a refused commit", () => {
     expect(await servedCommit(await getContentStore())).toBe(tip());
   });
 
-  it("is remembered across a restart (DATA_DIR/main-acceptance.json)", async () => {
-    const kept = JSON.parse(fs.readFileSync(path.join(f.dataDir, "main-acceptance.json"), "utf8")) as { refused: string[] };
-    expect(kept.refused.length).toBeGreaterThanOrEqual(4);
-    for (const commit of kept.refused) expect(commit).toMatch(/^[0-9a-f]{40}$/);
+  it("is remembered across a restart (DATA_DIR/main-acceptance.json): still not pinned, the history unchanged", async () => {
+    const before = (await judge()).served;
+    const file = "notes/AFN-003.md";
+    const text = fileAt(before, file);
+    commitWithGit(f.gitdir, { [file]: text.replace(/^title: .*$/m, "title: Retitled once more by nobody's approval") });
+    const refusedCommit = tip();
+    expect((await judge()).refusal).toMatchObject({ commit: refusedCommit });
+    commitWithGit(f.gitdir, { [file]: text });
+    expect((await judge()).served).toBe(tip());
+    const history = (await getPublishedHistory("AFN-003")).map((r) => r.commit);
+
+    forgetReadSide(); // what a restart forgets: every judgement but the kept file's
+    expect(await publishedNoteAt("AFN-003", refusedCommit)).toMatchObject({ ok: false, problem: expect.stringMatching(/refused/) });
+    expect((await getPublishedHistory("AFN-003")).map((r) => r.commit)).toEqual(history);
+  });
+
+  it("what it changed that a later commit kept reached readers with that later commit: history and last change name it", async () => {
+    const before = (await judge()).served;
+    const text = fileAt(before, "notes/AFN-021.md");
+    const edited = text.replace(/^title: .*$/m, "title: Edited beside a refused deletion");
+    // One commit: a fine edit of a hypothesis and a deletion of a verified note (refused for the deletion).
+    commitWithGit(f.gitdir, { "notes/AFN-021.md": edited, "notes/AFN-010.md": null });
+    const refusedCommit = tip();
+    expect((await judge()).served).toBe(before);
+    // The next commit puts AFN-010 back only: served, with AFN-021's edit, which readers now see first.
+    commitWithGit(f.gitdir, { "notes/AFN-010.md": fileAt(before, "notes/AFN-010.md") });
+    const shown = tip();
+    expect((await judge()).served).toBe(shown);
+    const [newest] = await getPublishedHistory("AFN-021");
+    expect(newest).toMatchObject({ commit: shown, note: { title: "Edited beside a refused deletion" } });
+    expect((await getPublishedHistory("AFN-021")).map((r) => r.commit)).not.toContain(refusedCommit);
+    expect(await publishedNoteAt("AFN-021", shown)).toMatchObject({ ok: true, note: { title: "Edited beside a refused deletion" } });
+    const { lastChange } = await import("./last-change");
+    expect((await lastChange(await getPublishedView(), "AFN-021"))?.commit).toBe(shown);
   });
 
   it("while main's tip is refused, the served commit is the last accepted one", async () => {

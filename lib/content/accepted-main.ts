@@ -37,14 +37,18 @@ export type AcceptanceState = {
   rewind: MainRewind | null;
   logged: Set<string>;
   restored: boolean;
-  /** Commits of main the rules refused: never served, so never a published revision (./pinned-note.ts, ./published.ts). */
-  refused: Set<Oid>;
+  /**
+   * Commits of main the rules refused, each with the first commit served after it (null until one
+   * is): a refused commit is never a published revision, and a change it made that a later commit
+   * kept reached readers with that commit (./pinned-note.ts, ./published.ts, ./last-change.ts).
+   */
+  refused: Map<Oid, Oid | null>;
 };
 /** One state per repository (a process serves one; tests open many). */
 const state = (gitdir: string): AcceptanceState => {
   const all = (readSide().acceptance ??= new Map());
   let s = all.get(gitdir);
-  if (!s) all.set(gitdir, (s = { judged: new Map(), pending: new Map(), lastTip: null, rewind: null, logged: new Set(), restored: false, refused: new Set() }));
+  if (!s) all.set(gitdir, (s = { judged: new Map(), pending: new Map(), lastTip: null, rewind: null, logged: new Set(), restored: false, refused: new Map() }));
   return s;
 };
 
@@ -78,11 +82,19 @@ export async function servedCommit(store: ContentStore): Promise<Oid | null> {
 
 /**
  * The commits of main the rules refused, as judged so far by this data folder (call after
- * `acceptedMain` for the tip): they were never served, so no reader may be shown one as a
- * published revision. Commits below the starting point of a new data folder were not judged.
+ * `acceptedMain` for the tip), each with the first commit served after it (null: none yet). No
+ * reader may be shown a refused commit as a published revision; what it changed and a later
+ * commit kept was first shown by that later one. Commits below the starting point of a new data
+ * folder were not judged.
  */
-export function neverServed(store: Pick<ContentStore, "gitdir">): ReadonlySet<Oid> {
+export function refusedCommits(store: Pick<ContentStore, "gitdir">): ReadonlyMap<Oid, Oid | null> {
   return state(store.gitdir).refused;
+}
+
+/** `revision` as readers first saw it: itself, or for a refused commit, with the commit that first served what it did. */
+export function asServed<R extends { commit: Oid }>(refused: ReadonlyMap<Oid, Oid | null>, revision: R): R {
+  const by = refused.get(revision.commit);
+  return by ? { ...revision, commit: by } : revision;
 }
 
 /** The last move of main to a commit that does not descend from the one before it, if this process saw one. */
@@ -97,8 +109,9 @@ async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
     const kept = readKept();
     if (kept && (await store.log(kept.tip, { limit: 1 }).catch(() => null))) {
       remember(s, kept.tip, { served: kept.served, refusal: kept.refusal });
+      if (kept.served !== kept.tip) remember(s, kept.served, { served: kept.served, refusal: null });
       s.lastTip ??= kept.tip;
-      for (const commit of kept.refused ?? []) s.refused.add(commit);
+      for (const [commit, by] of kept.refused ?? []) s.refused.set(commit, by);
     }
   }
   if (s.judged.size === 0) {
@@ -132,6 +145,7 @@ async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
       const findings = await checkLanding(store, served, tip, { requiredApprovals: config().reviewApprovals });
       remember(s, tip, findings.length === 0 ? { served: tip, refusal: null } : { served, refusal: refusalOf(findings, tip, served) });
       if (findings.length) refuse(s, tip);
+      else servedAfterRefusals(s, tip);
       chain.length = 0;
     } else {
       const start = chain.pop() ?? tip;
@@ -144,6 +158,7 @@ async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
     const findings = await checkLanding(store, below.served, commit, { requiredApprovals: config().reviewApprovals });
     remember(s, commit, findings.length === 0 ? { served: commit, refusal: null } : { served: below.served, refusal: refusalOf(findings, commit, below.served) });
     if (findings.length) refuse(s, commit);
+    else servedAfterRefusals(s, commit);
   }
   const judged = s.judged.get(tip)!;
   if (!current) return judged;
@@ -168,8 +183,13 @@ function logRefusal(s: AcceptanceState, r: MainRefusal, tip: Oid): void {
 }
 
 function refuse(s: AcceptanceState, commit: Oid): void {
-  if (s.refused.size >= KEEP_REFUSED) s.refused.delete(s.refused.values().next().value!);
-  s.refused.add(commit);
+  if (s.refused.size >= KEEP_REFUSED) s.refused.delete(s.refused.keys().next().value!);
+  s.refused.set(commit, null);
+}
+
+/** `commit` is accepted: the refused commits still waiting were first served by it. */
+function servedAfterRefusals(s: AcceptanceState, commit: Oid): void {
+  for (const [refused, by] of s.refused) if (by === null) s.refused.set(refused, commit);
 }
 
 function remember(s: AcceptanceState, commit: Oid, judged: Judged): void {
@@ -194,7 +214,7 @@ async function descends(store: ContentStore, commit: Oid, ancestor: Oid): Promis
   return false;
 }
 
-type Kept = { tip: Oid; served: Oid; refusal: MainRefusal | null; refused?: Oid[] };
+type Kept = { tip: Oid; served: Oid; refusal: MainRefusal | null; refused?: [Oid, Oid | null][] };
 const keptFile = () => path.join(config().dataDir, "main-acceptance.json");
 
 function readKept(): Kept | null {
@@ -202,14 +222,15 @@ function readKept(): Kept | null {
     const kept = JSON.parse(fs.readFileSync(keptFile(), "utf8")) as Kept;
     const oid = (v: unknown): v is Oid => typeof v === "string" && /^[0-9a-f]{40}$/.test(v);
     if (!oid(kept.tip) || !oid(kept.served)) return null;
-    return { ...kept, refused: Array.isArray(kept.refused) ? kept.refused.filter(oid) : [] };
+    const pairs = Array.isArray(kept.refused) ? kept.refused : [];
+    return { ...kept, refused: pairs.filter((p): p is [Oid, Oid | null] => Array.isArray(p) && oid(p[0]) && (p[1] === null || oid(p[1]))) };
   } catch {
     return null;
   }
 }
 
 /** The newest judgement and the refused commits, for the next start; a failed write (read-only folder) costs only that. */
-function writeKept(tip: Oid, judged: Judged, refused: ReadonlySet<Oid>): void {
+function writeKept(tip: Oid, judged: Judged, refused: ReadonlyMap<Oid, Oid | null>): void {
   const file = keptFile();
   const tmp = `${file}.${process.pid}.tmp`;
   try {

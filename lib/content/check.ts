@@ -299,6 +299,16 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
       findings.push(...review.problems.map((message) => ({ file, line: lineOfKey(source, "status"), field: "status", message, rule: "review", commit })));
     }
     if (!parent) continue;
+    // On main a phase file may not go (lib/rules/accept-write.ts, `phaseRemovalOf`), as main's gate judges it.
+    if (!onDraftBranch) {
+      for (const name of await store.listFiles(parent, PHASES_DIR)) {
+        const file = `${PHASES_DIR}/${name}`;
+        if (!name.endsWith(".yaml") || phaseBlobs.has(file)) continue;
+        const was = parsePhase((await store.readFile(parent, file)) ?? "");
+        const f = phaseRemovalOf(was.ok ? was.phase.name : file);
+        findings.push({ file, line: 1, field: f.field, message: f.message, rule: f.rule, commit });
+      }
+    }
     for (const { file, phase } of phases.phases.values()) {
       // The same blob as the parent's is the same phase: nothing changed.
       if ((await store.fileId(parent, file)) === phaseBlobs.get(file)) continue;
@@ -383,6 +393,7 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
   const old = new Map(before.notes.map((n) => [n.path, n] as const));
   // What the public would be served: a changed file that holds a published note. A draft or a file
   // that does not parse is never served, so it holds nothing back (content:check still reports it).
+  const now = new Set(after.notes.map((n) => n.path));
   const changed = after.notes.filter((n) => old.get(n.path)?.blob !== n.blob && n.ok && n.id === n.note.id && isPublishedStatus(n.note.status));
   // But a note published at `from` that is gone, broken or a draft at `to` would be unpublished by it.
   const findings: Finding[] = departures(before.notes, after.notes);
@@ -404,9 +415,22 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
   // the same problem already. An image swapped under its old name changes no note file.
   const asset = (f: { file: string; message: string }) => `${f.file}\0${f.message}`;
   const byId = (notes: readonly StoredNote<Note>[]) => new Map(notes.flatMap((n) => (n.ok ? [[n.note.id, n.note] as const] : [])));
-  const assetsBefore = new Set((await assetFolderFindings(store, from, byId(before.notes))).map(asset));
-  for (const f of await assetFolderFindings(store, to, byId(after.notes))) {
-    if (!assetsBefore.has(asset(f))) findings.push({ file: f.file, line: 1, field: "assets", message: f.message, rule: "images" });
+  // Only the folders a landing can have changed the verdict on: those whose tree differs, and those
+  // of notes whose file differs (a note may stop showing an image). One note's landing at 10,000
+  // notes looks at one folder, not every image twice.
+  const folders = new Set([...after.notes.filter((n) => old.get(n.path)?.blob !== n.blob), ...before.notes.filter((n) => !now.has(n.path))].map((n) => n.id));
+  const topLevel = (await store.folderId(from, "assets")) !== (await store.folderId(to, "assets"));
+  if (topLevel) {
+    for (const id of new Set([...(await store.listFolders(from, "assets")), ...(await store.listFolders(to, "assets"))])) {
+      if ((await store.folderId(from, `assets/${id}`)) !== (await store.folderId(to, `assets/${id}`))) folders.add(id);
+    }
+  }
+  if (topLevel || folders.size) {
+    const only = { folders, topLevel };
+    const assetsBefore = new Set((await assetFolderFindings(store, from, byId(before.notes), only)).map(asset));
+    for (const f of await assetFolderFindings(store, to, byId(after.notes), only)) {
+      if (!assetsBefore.has(asset(f))) findings.push({ file: f.file, line: 1, field: "assets", message: f.message, rule: "images" });
+    }
   }
   if (changed.length === 0 && changedPhases.size === 0 && siteBefore === siteAfter) return findings.map((f) => ({ ...f, commit: f.commit ?? to }));
 
@@ -468,10 +492,11 @@ async function approvalReview(
   logs?: Map<string, Promise<ReviewLog>>,
   /**
    * A landing on main: the note's requests for changes standing when the commit was made are part
-   * of its review, as they are of a studio publish. "When" is the commit's date, not the time this
-   * server judges it: every instance, and content:check, judge a commit alike whenever they read
-   * it, and a commit the studio published is not refused later for a request made after it. Git
-   * dates are whole seconds, so a record of that same second is taken as made after the commit.
+   * of its review, as they are of a studio publish. "When" is the commit's committer date, not the
+   * time this server judges it: every instance, and content:check, judge a commit alike whenever
+   * they read it, and a commit the studio published is not refused later for a request made after
+   * it. Git dates are whole seconds: within the commit's own second a request counts as made after
+   * it, an approval or a withdrawal as made before (the lenient reading both ways).
    */
   { landing = false }: { landing?: boolean } = {},
 ): Promise<{ review: RevisionReview; problems: string[] }> {
@@ -481,7 +506,7 @@ async function approvalReview(
     logs?.set(note.id, reading);
     return reading;
   };
-  const open = landing ? openRequestsIn(await readLog(), note, revision.commit, Date.parse(revision.date)) : [];
+  const open = landing ? openRequestsIn(await readLog(), note, revision.commit, Date.parse(revision.committed ?? revision.date)) : [];
   const fallback = { revision: revision.commit, revisionAuthors: [actorIdOfEmail(revision.author.email || revision.author.name)], verdicts: open };
   if (trailers.approvers.length === 0 && trailers.problems.length === 0 && !(trailers.draftRevision && needsApproval(onMain, note))) {
     return { review: fallback, problems: [] };
@@ -507,11 +532,12 @@ async function approvalReview(
 }
 
 /**
- * The requests for changes standing in `log` (a reviewer's latest verdict, not withdrawn) before
- * `before` (records made then or later left out), as the review module derives them for the studio's publish.
+ * The requests for changes standing in `log` (a reviewer's latest verdict, not withdrawn) when a
+ * commit dated `second` (whole seconds) was made, as the review module derives them for the
+ * studio's publish: requests made before that second, approvals and withdrawals up to its end.
  */
-function openRequestsIn(log: ReviewLog, note: Note, revision: Oid, before: number): RevisionReview["verdicts"] {
-  const records = log.records.filter((r) => Date.parse(r.at) < before);
+function openRequestsIn(log: ReviewLog, note: Note, revision: Oid, second: number): RevisionReview["verdicts"] {
+  const records = log.records.filter((r) => Date.parse(r.at) < (r.kind === "verdict" && r.verdict === "request-changes" ? second : second + 1000));
   const { state } = deriveReviewState(records, { currentRevision: revision, currentNote: note });
   return openChangeRequests(state).map((r) => ({ reviewer: r.reviewer, revision: r.revision, verdict: "request-changes" as const, name: r.name, ...(r.at ? { at: r.at } : {}) }));
 }

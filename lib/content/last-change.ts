@@ -3,11 +3,12 @@ import type { PublishedView } from "@/lib/content/published";
 import { publishedNotes } from "@/lib/content/published-notes";
 import type { Revision } from "@/lib/store/types";
 import { readSide } from "@/lib/read-model/read-side";
+import { asServed, refusedCommits } from "./accepted-main";
 
 /**
  * When each published note last changed, and who changed it: the newest commit on main that touched
  * its file, as of the view's commit (the note is published there, so that commit is a published
- * revision). Kept per commit, one copy per process (lib/read-model/read-side.ts). When main moved by one commit,
+ * revision; or, for a commit the rules refused, the commit that first served what it did). Kept per commit, one copy per process (lib/read-model/read-side.ts). When main moved by one commit,
  * the new dates come from the previous ones and the notes that commit changed (a note object is
  * one blob, so a different object is a changed file); otherwise every note's history is read, which
  * the store remembers per file, so it walks only commits it has not seen.
@@ -45,8 +46,19 @@ export function seedChanges(view: PublishedView, changes: Changes): void {
 // Beyond this many commits since the known dates, reading every note's history is as cheap.
 const MAX_STEPS = 64;
 
+/**
+ * The changes as readers saw them: a note last changed by a commit the rules refused reached
+ * readers with the first commit served after it (./accepted-main.ts), which is the revision named.
+ */
 async function load(view: PublishedView, base: LastChangesState["done"]): Promise<Changes> {
   const store = await getContentStore();
+  const refused = refusedCommits(store);
+  const changes = await loadChanges(store, view, base);
+  if (refused.size === 0) return changes;
+  return new Map([...changes].map(([id, revision]) => [id, asServed(refused, revision)]));
+}
+
+async function loadChanges(store: ContentStore, view: PublishedView, base: LastChangesState["done"]): Promise<Changes> {
   if (base?.view.commit === view.commit) return base.changes;
   if (base) {
     const since = await store.log(view.commit, { until: base.view.commit, limit: MAX_STEPS + 1 });

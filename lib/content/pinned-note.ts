@@ -2,7 +2,7 @@ import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { getContentStore } from "@/lib/working-copy/content-store";
 import { MAIN_REF } from "@/lib/working-copy/layout";
 import { readSide } from "@/lib/read-model/read-side";
-import { acceptedMain, neverServed } from "./accepted-main";
+import { acceptedMain, refusedCommits } from "./accepted-main";
 
 /**
  * A note as published at one commit of main (`/notes/AFN-016?rev=<commit>` and its twins): the
@@ -17,7 +17,7 @@ import { acceptedMain, neverServed } from "./accepted-main";
 
 export const REV = /^[0-9a-f]{7,40}$/;
 
-type Line = { head: string; commits: string[]; set: Set<string>; refused: ReadonlySet<string> };
+type Line = { head: string; commits: string[]; set: Set<string>; refused: ReadonlyMap<string, string | null> };
 /** Main's first-parent line as last read (a failed read is forgotten). */
 export type MainLineState = { line: Promise<Line> | null };
 const state = (): MainLineState => (readSide().mainLine ??= { line: null });
@@ -25,10 +25,10 @@ const state = (): MainLineState => (readSide().mainLine ??= { line: null });
 async function mainLine(): Promise<Line> {
   const store = await getContentStore();
   const tip = await store.resolve(MAIN_REF);
-  if (!tip) return { head: "", commits: [], set: new Set(), refused: new Set() };
+  if (!tip) return { head: "", commits: [], set: new Set(), refused: new Map() };
   // A commit the rules refuse, and any after it, is not served: nor is it pinned.
   const head = (await acceptedMain(store, tip)).served;
-  const refused = neverServed(store);
+  const refused = refusedCommits(store);
   const s = state();
   const previous = await s.line?.catch(() => null);
   if (previous?.head === head) return previous;
@@ -59,14 +59,22 @@ export type MainRev = { ok: true; commit: string } | { ok: false; problem: strin
  * or a prefix of 7 or more hex digits that starts exactly one of them. Pure: the table test is
  * lib/content/pinned-note.test.ts.
  */
-export function mainRevOf(rev: string, line: { commits: readonly string[]; set: ReadonlySet<string>; refused?: ReadonlySet<string> }): MainRev {
+export function mainRevOf(rev: string, line: { commits: readonly string[]; set: ReadonlySet<string>; refused?: ReadonlyMap<string, string | null> }): MainRev {
   if (!REV.test(rev)) return { ok: false, problem: `${JSON.stringify(rev.slice(0, 60))} is not a commit: give 7 to 40 hex digits (lower case) of a commit of main` };
-  const refused = [...(line.refused ?? [])].find((c) => c.startsWith(rev));
+  // Asked only when nothing on the line matched: a refused commit is why, or nothing is.
+  const refused = () => [...(line.refused?.keys() ?? [])].find((c) => c.startsWith(rev));
   const never = (commit: string) => `commit ${commit.slice(0, 12)} of main was refused by the archive's rules and never published`;
-  if (rev.length === 40) return line.set.has(rev) ? { ok: true, commit: rev } : { ok: false, problem: refused ? never(refused) : `main has never been at commit ${rev}` };
+  if (rev.length === 40) {
+    if (line.set.has(rev)) return { ok: true, commit: rev };
+    const was = refused();
+    return { ok: false, problem: was ? never(was) : `main has never been at commit ${rev}` };
+  }
   const found = line.commits.filter((c) => c.startsWith(rev));
   if (found.length === 1 && found[0]) return { ok: true, commit: found[0] };
-  if (found.length === 0) return { ok: false, problem: refused ? never(refused) : `no commit main has been at starts with ${rev}` };
+  if (found.length === 0) {
+    const was = refused();
+    return { ok: false, problem: was ? never(was) : `no commit main has been at starts with ${rev}` };
+  }
   const shown = found.slice(0, 5).map((c) => c.slice(0, 12));
   return {
     ok: false,

@@ -8,7 +8,7 @@ import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { parseSite, SITE_FILE, type Site } from "./site";
 import { mentionedIds } from "./links";
 import { patchPublished, publishedNotes } from "./published-notes";
-import { acceptedMain, neverServed } from "./accepted-main";
+import { acceptedMain, refusedCommits } from "./accepted-main";
 
 /**
  * The published view: what the public and agents may see. Built only from `main`, only from
@@ -251,21 +251,25 @@ export type PublishedRevision = Revision & { note: Note };
 
 /**
  * Every published revision of one note, newest first: commits on main that changed its file while
- * its status there was a published one. A revision where the file was deleted or invalid is left out,
- * and so is a commit the rules refused (readers were never shown it, ./accepted-main.ts) and one
- * that only put back what readers had before it (the revert of a refused change).
+ * its status there was a published one. A revision where the file was deleted or invalid is left
+ * out. A commit the rules refused was never shown to readers (./accepted-main.ts): what it did to
+ * the note reached them with the first commit served after it, so it is listed under that commit
+ * (the newest such change only, since that is what was served), and not at all when that was the
+ * version readers had before (the revert of a refused change).
  * From the commit the published view serves, or from `at` (a commit on main: the history as of then, which never changes).
  */
 export async function getPublishedHistory(id: string, at?: string): Promise<PublishedRevision[]> {
   const store = await getContentStore();
   // By default as of the commit the published view serves (a refused commit on main is not history yet).
   const revisions = await store.history(`notes/${id}.md`, at ?? (await getPublishedView()).commit);
-  const refused = neverServed(store);
+  const refused = refusedCommits(store);
   const kept: (PublishedRevision & { blob: Oid })[] = [];
   for (const revision of revisions) {
-    if (refused.has(revision.commit)) continue;
+    const shown = refused.has(revision.commit) ? refused.get(revision.commit) : revision.commit;
+    // Not served yet (above `at`), or a newer change of the note was served by the same commit.
+    if (!shown || kept.at(-1)?.commit === shown) continue;
     const stored = await store.readNote(id, revision.commit);
-    if (stored?.ok && isPublishedStatus(stored.note.status)) kept.push({ ...revision, note: stored.note, blob: stored.blob });
+    if (stored?.ok && isPublishedStatus(stored.note.status)) kept.push({ ...revision, commit: shown, note: stored.note, blob: stored.blob });
   }
   return kept.filter((r, i) => r.blob !== kept[i + 1]?.blob).map(({ blob: _, ...revision }) => revision);
 }

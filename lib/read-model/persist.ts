@@ -165,7 +165,10 @@ export async function writePersisted(folder: string, written: Set<Oid>, current:
     let i = index.get(r.commit);
     // Only the revision's own fields: a note's history entry also names its path and blob.
     if (i === undefined)
-      index.set(r.commit, (i = revisions.push({ commit: r.commit, parents: r.parents, author: r.author, date: r.date, message: r.message }) - 1));
+      index.set(
+        r.commit,
+        (i = revisions.push({ commit: r.commit, parents: r.parents, author: r.author, date: r.date, committed: r.committed, message: r.message }) - 1),
+      );
     return [id, i];
   });
   await fs.promises.writeFile(tmp, `${sealed({ format: FORMAT, commit: head.commit, published: head.published, revisions, dates })}\n`);

@@ -60,6 +60,7 @@ export function revision(oid: Oid, c: CommitObject): Revision {
     parents: c.parents,
     author: { name: c.author.name, email: c.author.email },
     date: isoDate(c.author),
+    committed: isoDate(c.committer),
     message: c.message.replace(/\s+$/, ""),
   };
 }

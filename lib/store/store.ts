@@ -45,7 +45,7 @@ export function createContentStore<N = never>(dir: string, options: StoreOptions
   }
 
   /** The blob at `path` in that revision, or null (unknown revision, bad path, missing file, a folder). */
-  async function blobAt(refOrOid: string, file: string): Promise<Oid | null> {
+  async function entryAt(refOrOid: string, file: string) {
     const oid = await repo.resolve(refOrOid);
     const commit = oid && (await repo.commit(oid));
     if (!commit) return null;
@@ -55,7 +55,11 @@ export function createContentStore<N = never>(dir: string, options: StoreOptions
     } catch {
       return null;
     }
-    const entry = await repo.entryAt(commit.tree, segments);
+    return repo.entryAt(commit.tree, segments);
+  }
+
+  async function blobAt(refOrOid: string, file: string): Promise<Oid | null> {
+    const entry = await entryAt(refOrOid, file);
     return entry && !entry.dir ? entry.oid : null;
   }
 
@@ -82,6 +86,11 @@ export function createContentStore<N = never>(dir: string, options: StoreOptions
     },
 
     fileId: (refOrOid, file) => blobAt(refOrOid, file),
+
+    async folderId(refOrOid, folder) {
+      const entry = await entryAt(refOrOid, folder);
+      return entry?.dir ? entry.oid : null;
+    },
 
     async writeBlob(bytes) {
       if (!(bytes instanceof Uint8Array)) throw new StoreRequestError("a blob is written from bytes");

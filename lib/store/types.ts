@@ -15,6 +15,11 @@ export type Revision = {
   author: Person;
   /** ISO 8601, from the commit's author timestamp and timezone. */
   date: string;
+  /**
+   * ISO 8601, from the committer timestamp: when the commit was made (an amend or a rebase keeps
+   * the author's date, not this). Absent from revisions a run before it persisted (lib/read-model).
+   */
+  committed?: string;
   message: string;
 };
 
@@ -161,6 +166,8 @@ export interface ContentStore<N = unknown> {
   readBytes(refOrOid: string, path: string): Promise<Uint8Array | null>;
   /** The blob id of a file at that revision; null when the revision or the file does not exist. */
   fileId(refOrOid: string, path: string): Promise<Oid | null>;
+  /** The tree id of a folder at that revision (equal ids: equal contents, to the last byte); null when there is none. */
+  folderId(refOrOid: string, folder: string): Promise<Oid | null>;
   /**
    * Writes bytes as a blob object that no commit references yet (an uploaded image waiting for the
    * save that references it) and answers its id. Git's gc prunes it if no commit ever does.
