@@ -4,7 +4,7 @@ import { siteBase } from "@/lib/agents/http";
 import { foreignReason } from "@/lib/agents/own-origin";
 import { agentUrls } from "@/lib/agents/urls";
 import { getContentStore } from "@/lib/working-copy/content-store";
-import { servedCommit } from "@/lib/content/accepted-main";
+import { servedCommit } from "@/lib/content/published";
 import { readSide } from "@/lib/read-model/read-side";
 
 /**
@@ -125,7 +125,7 @@ export async function keptAnswerFor(request: NextRequest): Promise<Response | nu
   let commit: string | null;
   let origin: string;
   try {
-    commit = await servedCommit(await getContentStore());
+    commit = await servedCommit();
     origin = agentUrls(siteBase(request)).base;
   } catch {
     return null;

@@ -7,9 +7,9 @@ import { commitWithGit } from "@/lib/testing/plain-git";
 import { noteFile } from "@/lib/store/testing";
 import { studioFixture } from "@/lib/testing/studio";
 import { forgetReadSide } from "@/lib/read-model/read-side";
-import { acceptedMain, servedCommit } from "./accepted-main";
+import { acceptedMain } from "./accepted-main";
 import { publishedNoteAt } from "./pinned-note";
-import { getPublishedHistory, getPublishedView } from "./published";
+import { getPublishedHistory, getPublishedView, servedCommit } from "./published";
 
 /**
  * What plain git may do to main and still be served: a published note does not leave by a deleted,
@@ -70,7 +70,7 @@ describe("a refused commit", () => {
     // The history readers see is what it was: neither the refused title nor the revert that put it back.
     expect((await getPublishedHistory("AFN-016")).map((r) => r.commit)).toEqual(historyBefore);
     // And the page's twins and the cache name the commit the page is built from, not the refused tip.
-    expect(await servedCommit(await getContentStore())).toBe(tip());
+    expect(await servedCommit()).toBe(tip());
   });
 
   it("is remembered across a restart (DATA_DIR/main-acceptance.json): still not pinned, the history unchanged", async () => {
@@ -113,9 +113,9 @@ describe("a refused commit", () => {
     const before = (await judge()).served;
     commitWithGit(f.gitdir, { "notes/AFN-010.md": null });
     expect(tip()).not.toBe(before);
-    expect(await servedCommit(await getContentStore())).toBe(before);
+    expect(await servedCommit()).toBe(before);
     commitWithGit(f.gitdir, { "notes/AFN-010.md": fileAt(before, "notes/AFN-010.md") });
-    expect(await servedCommit(await getContentStore())).toBe(tip());
+    expect(await servedCommit()).toBe(tip());
   });
 });
 
@@ -166,7 +166,7 @@ describe("what else a landing may not do", () => {
     expect(judged.served).toBe(served);
     expect(judged.refusal).toMatchObject({ file: image, rule: "images", message: expect.stringMatching(/its name says blob/) });
     // Images are read from the served commit (lib/http/serve-asset.ts).
-    const bytes = await (await getContentStore()).readBytes((await servedCommit(await getContentStore()))!, image);
+    const bytes = await (await getContentStore()).readBytes((await servedCommit())!, image);
     expect(Buffer.from(bytes!).toString("utf8")).toBe(square);
     commitWithGit(f.gitdir, { [image]: square });
     expect((await judge()).served).toBe(tip());

@@ -36,7 +36,8 @@ export type AcceptanceState = {
   lastTip: Oid | null;
   rewind: MainRewind | null;
   logged: Set<string>;
-  restored: boolean;
+  /** What the last run kept (main-acceptance.json), read once per process before anything is judged. */
+  restoring: Promise<void> | null;
   /**
    * Commits of main the rules refused, each with the first commit served after it (null until one
    * is): a refused commit is never a published revision, and a change it made that a later commit
@@ -48,7 +49,7 @@ export type AcceptanceState = {
 const state = (gitdir: string): AcceptanceState => {
   const all = (readSide().acceptance ??= new Map());
   let s = all.get(gitdir);
-  if (!s) all.set(gitdir, (s = { judged: new Map(), pending: new Map(), lastTip: null, rewind: null, logged: new Set(), restored: false, refused: new Map() }));
+  if (!s) all.set(gitdir, (s = { judged: new Map(), pending: new Map(), lastTip: null, rewind: null, logged: new Set(), restoring: null, refused: new Map() }));
   return s;
 };
 
@@ -71,13 +72,13 @@ export async function acceptedMain(store: ContentStore, tip: Oid): Promise<Judge
 }
 
 /**
- * The commit of main readers are served, read fresh from the ref: the tip, or while the rules refuse
- * it the last accepted commit. Null when main does not exist. Everything public (pages, agent
- * formats, images, their ETags and X-Content-Commit) is of this commit.
+ * The commit served for `tip` when that is known already (judged by this process, or by the last
+ * run for the same tip), without judging anything; undefined when it is still to be judged.
  */
-export async function servedCommit(store: ContentStore): Promise<Oid | null> {
-  const tip = await store.resolve(MAIN_REF);
-  return tip ? (await acceptedMain(store, tip)).served : null;
+export async function knownServed(store: ContentStore, tip: Oid): Promise<Oid | undefined> {
+  const s = state(store.gitdir);
+  await restoreKept(store, s);
+  return s.lastTip === tip ? s.judged.get(tip)?.served : undefined;
 }
 
 /**
@@ -102,10 +103,8 @@ export function mainRewind(store: Pick<ContentStore, "gitdir">): MainRewind | nu
   return state(store.gitdir).rewind;
 }
 
-async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
-  const s = state(store.gitdir);
-  if (!s.restored) {
-    s.restored = true;
+function restoreKept(store: ContentStore, s: AcceptanceState): Promise<void> {
+  return (s.restoring ??= (async () => {
     const kept = readKept();
     if (kept && (await store.log(kept.tip, { limit: 1 }).catch(() => null))) {
       remember(s, kept.tip, { served: kept.served, refusal: kept.refusal });
@@ -113,7 +112,12 @@ async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
       s.lastTip ??= kept.tip;
       for (const [commit, by] of kept.refused ?? []) s.refused.set(commit, by);
     }
-  }
+  })());
+}
+
+async function judgeTip(store: ContentStore, tip: Oid): Promise<Judged> {
+  const s = state(store.gitdir);
+  await restoreKept(store, s);
   if (s.judged.size === 0) {
     // A new data folder: the tip main has now is the starting point (see above), not history walked and judged again.
     remember(s, tip, { served: tip, refusal: null });

@@ -8,7 +8,7 @@ import { isPublishedStatus, type Note } from "@/lib/notes/schema";
 import { parseSite, SITE_FILE, type Site } from "./site";
 import { mentionedIds } from "./links";
 import { patchPublished, publishedNotes } from "./published-notes";
-import { acceptedMain, refusedCommits } from "./accepted-main";
+import { acceptedMain, knownServed, refusedCommits } from "./accepted-main";
 
 /**
  * The published view: what the public and agents may see. Built only from `main`, only from
@@ -52,17 +52,38 @@ export type PublishedState = {
 };
 const state = (): PublishedState => (readSide().view ??= { last: null, base: null, restored: null, links: new WeakMap() });
 
-export async function getPublishedView(): Promise<PublishedView> {
+/**
+ * The commit of main readers are served: the tip, or while the rules refuse it the newest commit
+ * they accept (./accepted-main.ts); null when main does not exist. Everything public (pages, agent
+ * formats, images, their ETags, X-Content-Commit and CSP nonces) is of this commit. The persisted
+ * read model is restored first: read before main's new commits are judged, so judging a commit made
+ * while the server was down parses only the notes it wrote, not all of them (a warm start after a
+ * commit took 3.6 s against 1.7 s when the proxy judged first).
+ */
+export async function servedCommit(): Promise<Oid | null> {
   const store = await getContentStore();
   const tip = await store.resolve(PUBLISHED_REF);
-  if (!tip) throw noMain();
+  if (!tip) return null;
+  // Judged already (the usual case, and a warm start on the commit the last run served): no wait
+  // for the read model, so a page kept on disk answers at once.
+  const known = await knownServed(store, tip);
+  if (known) return known;
+  await restored(store);
+  return (await acceptedMain(store, tip)).served;
+}
+
+/** The persisted read model, read once per process: a damaged or unreadable one is only a slower start, never a failed request. */
+function restored(store: ContentStore): Promise<void> {
+  return (state().restored ??= restoreReadModel(store).catch(() => undefined));
+}
+
+export async function getPublishedView(): Promise<PublishedView> {
+  const commit = await servedCommit();
+  if (!commit) throw noMain();
   const s = state();
-  // A damaged or unreadable persisted model is only a slower start: never a failed request. Read
-  // before main's new commits are judged, so judging them parses only the notes they wrote.
-  s.restored ??= restoreReadModel(store).catch(() => undefined);
-  await s.restored;
-  // The newest commit of main the rules accept: the tip, unless it holds a change they refuse.
-  const { served: commit } = await acceptedMain(store, tip);
+  if (s.last?.commit === commit) return s.last.view;
+  // The first view of a process is derived from the persisted one, when there is one.
+  await restored(await getContentStore());
   if (s.last?.commit === commit) return s.last.view;
   const view = buildView(commit);
   s.last = { commit, view };

@@ -1,5 +1,5 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
-import { servedCommit } from "@/lib/content/accepted-main";
+import { servedCommit } from "@/lib/content/published";
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";
 import type { NextRequest } from "next/server";
@@ -143,7 +143,7 @@ export function cachedAgentFormat(request: NextRequest): Promise<Response | null
  */
 async function mainCommit(): Promise<string | null> {
   try {
-    return await servedCommit(await getContentStore());
+    return await servedCommit();
   } catch {
     return null;
   }

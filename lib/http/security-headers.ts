@@ -1,5 +1,5 @@
 import { getContentStore } from "@/lib/working-copy/content-store";
-import { servedCommit } from "@/lib/content/accepted-main";
+import { servedCommit } from "@/lib/content/published";
 import { NextResponse, type NextRequest } from "next/server";
 import { forwardClientAddress } from "@/lib/web/client-address";
 import { sessionSecret } from "@/lib/auth/secret";
@@ -48,7 +48,7 @@ async function policyFor(request: NextRequest): Promise<string> {
  */
 async function publicNonce(request: NextRequest, siteUrl: string | null): Promise<string | null> {
   try {
-    const commit = await servedCommit(await getContentStore());
+    const commit = await servedCommit();
     return commit && commitNonce(sessionSecret(), commit, requestOrigin(request.headers, siteUrl));
   } catch (e) {
     console.error("security headers: main's commit could not be read for the page's nonce; using a random one", e);

@@ -4,7 +4,7 @@ import { IMAGE_POLICY } from "@/lib/http/csp";
 import { decodeParam } from "@/lib/web/params";
 import { IMAGE_TYPES, parseAssetPath, type ImageExt } from "@/lib/rules/images";
 import { draftRef } from "@/lib/working-copy/layout";
-import { servedCommit } from "@/lib/content/accepted-main";
+import { servedCommit } from "@/lib/content/published";
 import { derivedImage, parseDerivedName } from "@/lib/assets/derived";
 import { inspectAsset } from "@/lib/assets/inspect";
 
@@ -40,7 +40,7 @@ async function storedImage(
 ): Promise<{ bytes: Uint8Array; cacheControl: string } | null> {
   const store = await getContentStore();
   // Of the commit readers are served: an image of a commit the rules refuse is not published.
-  const mainHead = await servedCommit(store);
+  const mainHead = await servedCommit();
   const published = mainHead ? await store.readBytes(mainHead, path) : null;
   if (published) return { bytes: published, cacheControl: IMMUTABLE };
 
