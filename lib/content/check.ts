@@ -240,7 +240,14 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
     const previous = parent ? await store.snapshot(parent) : null;
     const before = new Map(previous?.notes.flatMap((s) => (s.ok ? [[s.note.id, s] as const] : [])) ?? []);
     // On main, a published note may not leave by a deleted, broken or draft file (a draft branch may hold anything).
-    if (previous && !onDraftBranch) findings.push(...departures(previous.notes, snapshot.notes).map((f) => ({ ...f, commit })));
+    if (previous && !onDraftBranch) {
+      const was = new Map(previous.notes.map((n) => [n.path, n] as const));
+      const pairs = [
+        ...snapshot.notes.filter((n) => was.get(n.path)?.blob !== n.blob).map((n) => [was.get(n.path) ?? null, n] as const),
+        ...goneFrom(previous.notes, snapshot.notes).map((n) => [n, null] as const),
+      ];
+      findings.push(...departures(pairs).map((f) => ({ ...f, commit })));
+    }
     const who = { id: actorIdOfEmail(revision.author.email || revision.author.name), role: "author" as const };
     const reason = reasonOf(revision.message);
     const untrailed = approvalTrailersOf(revision.message).approvers.length === 0;
@@ -328,16 +335,15 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
 }
 
 /**
- * The notes published in `before` (a commit of main) that `after` (the next one judged) deletes,
- * breaks or makes a draft: each a finding (lib/rules/accept-write.ts, `departureOf`). A file that
- * was broken already is not a published note, and is not one that leaves.
+ * Of the note files that differ between a commit of main and the next one judged ([before, after]
+ * pairs, null where there is none), the notes published before that after are deleted, broken or a
+ * draft: each a finding (lib/rules/accept-write.ts, `departureOf`). A file that was broken already
+ * is not a published note, and is not one that leaves.
  */
-function departures(before: readonly StoredNote<Note>[], after: readonly StoredNote<Note>[]): Finding[] {
-  const now = new Map(after.map((n) => [n.path, n]));
+function departures(pairs: readonly (readonly [StoredNote<Note> | null, StoredNote<Note> | null])[]): Finding[] {
   const findings: Finding[] = [];
-  for (const was of before) {
-    if (!was.ok || was.id !== was.note.id || !isPublishedStatus(was.note.status)) continue;
-    const at = now.get(was.path);
+  for (const [was, at] of pairs) {
+    if (!was?.ok || was.id !== was.note.id || !isPublishedStatus(was.note.status)) continue;
     if (at?.blob === was.blob) continue;
     const departure = !at
       ? ({ how: "deleted" } as const)
@@ -354,6 +360,12 @@ function departures(before: readonly StoredNote<Note>[], after: readonly StoredN
     findings.push({ file: was.path, line, field: f.field, message: f.message, rule: f.rule });
   }
   return findings;
+}
+
+/** The note files of `before` that `after` does not have (by path). */
+function goneFrom(before: readonly StoredNote<Note>[], after: readonly StoredNote<Note>[]): StoredNote<Note>[] {
+  const now = new Set(after.map((n) => n.path));
+  return before.filter((n) => !now.has(n.path));
 }
 
 type Store = ReturnType<typeof openContentStore>;
@@ -391,12 +403,15 @@ async function phaseFilesAt(store: Store, memo: CheckMemo, commit: Oid) {
 export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rules = { requiredApprovals: 1 }): Promise<Finding[]> {
   const [before, after] = await Promise.all([store.snapshot(from), store.snapshot(to)]);
   const old = new Map(before.notes.map((n) => [n.path, n] as const));
+  // The note files that differ, new or changed, and those gone: a few, of 10,000 (the rest is not looked at again).
+  const differs = after.notes.filter((n) => old.get(n.path)?.blob !== n.blob);
+  const added = differs.filter((n) => !old.has(n.path)).length;
+  const gone = before.notes.length > after.notes.length - added ? goneFrom(before.notes, after.notes) : [];
   // What the public would be served: a changed file that holds a published note. A draft or a file
   // that does not parse is never served, so it holds nothing back (content:check still reports it).
-  const now = new Set(after.notes.map((n) => n.path));
-  const changed = after.notes.filter((n) => old.get(n.path)?.blob !== n.blob && n.ok && n.id === n.note.id && isPublishedStatus(n.note.status));
+  const changed = differs.filter((n) => n.ok && n.id === n.note.id && isPublishedStatus(n.note.status));
   // But a note published at `from` that is gone, broken or a draft at `to` would be unpublished by it.
-  const findings: Finding[] = departures(before.notes, after.notes);
+  const findings: Finding[] = departures([...differs.map((n) => [old.get(n.path) ?? null, n] as const), ...gone.map((n) => [n, null] as const)]);
   const [siteBefore, siteAfter] = await Promise.all([store.fileId(from, SITE_FILE), store.fileId(to, SITE_FILE)]);
   const phaseNames = (await store.listFiles(to, PHASES_DIR)).filter((n) => n.endsWith(".yaml")).map((n) => `${PHASES_DIR}/${n}`);
   const phaseFiles = await Promise.all(phaseNames.map(async (file) => ({ file, source: (await store.readFile(to, file)) ?? "" })));
@@ -415,10 +430,10 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
   // the same problem already. An image swapped under its old name changes no note file.
   const asset = (f: { file: string; message: string }) => `${f.file}\0${f.message}`;
   const byId = (notes: readonly StoredNote<Note>[]) => new Map(notes.flatMap((n) => (n.ok ? [[n.note.id, n.note] as const] : [])));
-  // Only the folders a landing can have changed the verdict on: those whose tree differs, and those
-  // of notes whose file differs (a note may stop showing an image). One note's landing at 10,000
-  // notes looks at one folder, not every image twice.
-  const folders = new Set([...after.notes.filter((n) => old.get(n.path)?.blob !== n.blob), ...before.notes.filter((n) => !now.has(n.path))].map((n) => n.id));
+  // Only the folders a landing can have changed the verdict on: those of notes whose file differs
+  // (a note may stop showing an image), and, when assets/ changed at all, those whose tree differs.
+  // One note's landing at 10,000 notes looks at one folder, not every image twice.
+  const folders = new Set([...differs, ...gone].map((n) => n.id));
   const topLevel = (await store.folderId(from, "assets")) !== (await store.folderId(to, "assets"));
   if (topLevel) {
     for (const id of new Set([...(await store.listFolders(from, "assets")), ...(await store.listFolders(to, "assets"))])) {
@@ -427,8 +442,11 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
   }
   if (topLevel || folders.size) {
     const only = { folders, topLevel };
-    const assetsBefore = new Set((await assetFolderFindings(store, from, byId(before.notes), only)).map(asset));
-    for (const f of await assetFolderFindings(store, to, byId(after.notes), only)) {
+    // The notes of those folders: the ones that differ, unless other folders changed too (then all).
+    const notesAt = (notes: readonly StoredNote<Note>[], few: readonly (StoredNote<Note> | undefined)[]) => byId(topLevel ? notes : few.filter((n) => n !== undefined));
+    const fromNotes = notesAt(before.notes, [...differs.map((n) => old.get(n.path)), ...gone]);
+    const assetsBefore = new Set((await assetFolderFindings(store, from, fromNotes, only)).map(asset));
+    for (const f of await assetFolderFindings(store, to, notesAt(after.notes, differs), only)) {
       if (!assetsBefore.has(asset(f))) findings.push({ file: f.file, line: 1, field: "assets", message: f.message, rule: "images" });
     }
   }
