@@ -3,7 +3,6 @@ import type { NextRequest } from "next/server";
 import { siteBase } from "@/lib/agents/http";
 import { foreignReason } from "@/lib/agents/own-origin";
 import { agentUrls } from "@/lib/agents/urls";
-import { getContentStore } from "@/lib/working-copy/content-store";
 import { servedCommit } from "@/lib/content/published";
 import { readSide } from "@/lib/read-model/read-side";
 

@@ -1,4 +1,3 @@
-import { getContentStore } from "@/lib/working-copy/content-store";
 import { servedCommit } from "@/lib/content/published";
 import http from "node:http";
 import { createHash, randomBytes } from "node:crypto";

@@ -1,4 +1,3 @@
-import { getContentStore } from "@/lib/working-copy/content-store";
 import { servedCommit } from "@/lib/content/published";
 import { NextResponse, type NextRequest } from "next/server";
 import { forwardClientAddress } from "@/lib/web/client-address";
