@@ -240,14 +240,7 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
     const previous = parent ? await store.snapshot(parent) : null;
     const before = new Map(previous?.notes.flatMap((s) => (s.ok ? [[s.note.id, s] as const] : [])) ?? []);
     // On main, a published note may not leave by a deleted, broken or draft file (a draft branch may hold anything).
-    if (previous && !onDraftBranch) {
-      const was = new Map(previous.notes.map((n) => [n.path, n] as const));
-      const pairs = [
-        ...snapshot.notes.filter((n) => was.get(n.path)?.blob !== n.blob).map((n) => [was.get(n.path) ?? null, n] as const),
-        ...goneFrom(previous.notes, snapshot.notes).map((n) => [n, null] as const),
-      ];
-      findings.push(...departures(pairs).map((f) => ({ ...f, commit })));
-    }
+    if (previous && !onDraftBranch) findings.push(...departures(noteDiff(previous.notes, snapshot.notes).pairs).map((f) => ({ ...f, commit })));
     const who = { id: actorIdOfEmail(revision.author.email || revision.author.name), role: "author" as const };
     const reason = reasonOf(revision.message);
     const untrailed = approvalTrailersOf(revision.message).approvers.length === 0;
@@ -307,15 +300,7 @@ async function checkCommits(store: Store, commits: readonly Revision[], onDraftB
     }
     if (!parent) continue;
     // On main a phase file may not go (lib/rules/accept-write.ts, `phaseRemovalOf`), as main's gate judges it.
-    if (!onDraftBranch) {
-      for (const name of await store.listFiles(parent, PHASES_DIR)) {
-        const file = `${PHASES_DIR}/${name}`;
-        if (!name.endsWith(".yaml") || phaseBlobs.has(file)) continue;
-        const was = parsePhase((await store.readFile(parent, file)) ?? "");
-        const f = phaseRemovalOf(was.ok ? was.phase.name : file);
-        findings.push({ file, line: 1, field: f.field, message: f.message, rule: f.rule, commit });
-      }
-    }
+    if (!onDraftBranch) findings.push(...(await phaseRemovals(store, parent, new Set(phaseBlobs.keys()))).map((f) => ({ ...f, commit })));
     for (const { file, phase } of phases.phases.values()) {
       // The same blob as the parent's is the same phase: nothing changed.
       if ((await store.fileId(parent, file)) === phaseBlobs.get(file)) continue;
@@ -362,10 +347,32 @@ function departures(pairs: readonly (readonly [StoredNote<Note> | null, StoredNo
   return findings;
 }
 
-/** The note files of `before` that `after` does not have (by path). */
-function goneFrom(before: readonly StoredNote<Note>[], after: readonly StoredNote<Note>[]): StoredNote<Note>[] {
-  const now = new Set(after.map((n) => n.path));
-  return before.filter((n) => !now.has(n.path));
+/**
+ * The note files that differ between two snapshots: `differs` (new or changed in `after`), `gone`
+ * (in `before` only, looked for only when the counts say some are) and both as [before, after]
+ * pairs; `old` is `before` by path.
+ */
+function noteDiff(before: readonly StoredNote<Note>[], after: readonly StoredNote<Note>[]) {
+  const old = new Map(before.map((n) => [n.path, n] as const));
+  const differs = after.filter((n) => old.get(n.path)?.blob !== n.blob);
+  const added = differs.filter((n) => !old.has(n.path)).length;
+  const now = before.length > after.length - added ? new Set(after.map((n) => n.path)) : null;
+  const gone = now ? before.filter((n) => !now.has(n.path)) : [];
+  const pairs = [...differs.map((n) => [old.get(n.path) ?? null, n] as const), ...gone.map((n) => [n, null] as const)];
+  return { old, differs, gone, pairs };
+}
+
+/** The phase files at `from` that are not among `kept` (the phase files after it): each deleted, which main refuses (`phaseRemovalOf`). */
+async function phaseRemovals(store: Store, from: Oid, kept: ReadonlySet<string>): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const name of await store.listFiles(from, PHASES_DIR)) {
+    const file = `${PHASES_DIR}/${name}`;
+    if (!name.endsWith(".yaml") || kept.has(file)) continue;
+    const was = parsePhase((await store.readFile(from, file)) ?? "");
+    const f = phaseRemovalOf(was.ok ? was.phase.name : file);
+    findings.push({ file, line: 1, field: f.field, message: f.message, rule: f.rule });
+  }
+  return findings;
 }
 
 type Store = ReturnType<typeof openContentStore>;
@@ -402,16 +409,13 @@ async function phaseFilesAt(store: Store, memo: CheckMemo, commit: Oid) {
  */
 export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rules = { requiredApprovals: 1 }): Promise<Finding[]> {
   const [before, after] = await Promise.all([store.snapshot(from), store.snapshot(to)]);
-  const old = new Map(before.notes.map((n) => [n.path, n] as const));
-  // The note files that differ, new or changed, and those gone: a few, of 10,000 (the rest is not looked at again).
-  const differs = after.notes.filter((n) => old.get(n.path)?.blob !== n.blob);
-  const added = differs.filter((n) => !old.has(n.path)).length;
-  const gone = before.notes.length > after.notes.length - added ? goneFrom(before.notes, after.notes) : [];
+  // The note files that differ: a few, of 10,000 (the rest is not looked at again).
+  const { old, differs, gone, pairs } = noteDiff(before.notes, after.notes);
   // What the public would be served: a changed file that holds a published note. A draft or a file
   // that does not parse is never served, so it holds nothing back (content:check still reports it).
   const changed = differs.filter((n) => n.ok && n.id === n.note.id && isPublishedStatus(n.note.status));
   // But a note published at `from` that is gone, broken or a draft at `to` would be unpublished by it.
-  const findings: Finding[] = departures([...differs.map((n) => [old.get(n.path) ?? null, n] as const), ...gone.map((n) => [n, null] as const)]);
+  const findings: Finding[] = departures(pairs);
   const [siteBefore, siteAfter] = await Promise.all([store.fileId(from, SITE_FILE), store.fileId(to, SITE_FILE)]);
   const phaseNames = (await store.listFiles(to, PHASES_DIR)).filter((n) => n.endsWith(".yaml")).map((n) => `${PHASES_DIR}/${n}`);
   const phaseFiles = await Promise.all(phaseNames.map(async (file) => ({ file, source: (await store.readFile(to, file)) ?? "" })));
@@ -419,12 +423,7 @@ export async function checkLanding(store: Store, from: Oid, to: Oid, rules: Rule
   const changedPhases = new Set<string>();
   for (const { file } of phaseFiles) if ((await store.fileId(from, file)) !== (await store.fileId(to, file))) changedPhases.add(file);
   findings.push(...phases.findings.filter((f) => changedPhases.has(f.file)));
-  for (const file of (await store.listFiles(from, PHASES_DIR)).map((n) => `${PHASES_DIR}/${n}`)) {
-    if (!file.endsWith(".yaml") || phaseNames.includes(file)) continue;
-    const was = parsePhase((await store.readFile(from, file)) ?? "");
-    const f = phaseRemovalOf(was.ok ? was.phase.name : file);
-    findings.push({ file, line: 1, field: f.field, message: f.message, rule: f.rule });
-  }
+  findings.push(...(await phaseRemovals(store, from, new Set(phaseNames))));
   // Images: what `to` holds under assets/ that the archive would not serve as it stands (a name that
   // is not its content's hash, a file outside a note's folder, one no note shows), unless `from` had
   // the same problem already. An image swapped under its old name changes no note file.
