@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parseNote, type ParseResult } from "@/lib/notes/markdown";
 import { isPublishedStatus, SECTIONS, type Note } from "@/lib/notes/schema";
-import { acceptWrite, departureOf, needsApproval, phaseRemovalOf, phaseWriteKind, type NoteTextMemo, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
+import { acceptWrite, departureOf, missingRelated, needsApproval, phaseRemovalOf, phaseWriteKind, type NoteTextMemo, type NoteWrite, type NoteWriteContext, type RevisionReview } from "@/lib/rules/accept-write";
 import { APPROVED_BY, approvalTrailersOf, reasonOf, verifyApprovalTrailers, type VerdictRecord } from "@/lib/rules/approval-trailers";
 import { actorIdOfEmail } from "@/lib/rules/identity";
 import { readReviewLog, type ReviewLog } from "@/lib/review/review-log";
@@ -88,9 +88,7 @@ export function checkNoteFiles(
   }
   const exists = (id: string) => notes.has(id) || (known?.has(id) ?? false);
   for (const { file, note, source } of notes.values()) {
-    for (const id of note.related) {
-      if (!exists(id)) findings.push({ file, line: lineOfKey(source, "related"), field: "related", message: `related note ${id} does not exist`, rule: "schema" });
-    }
+    for (const f of missingRelated(note, exists)) findings.push({ file, line: lineOfKey(source, "related"), field: f.field, message: f.message, rule: f.rule });
     if (note.superseded_by && !exists(note.superseded_by)) {
       findings.push({ file, line: lineOfKey(source, "superseded_by"), field: "superseded_by", message: `superseded_by names ${note.superseded_by}, which does not exist`, rule: "schema" });
     }

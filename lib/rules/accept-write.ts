@@ -307,11 +307,9 @@ function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWrit
     findings.push({ rule: "review", field: "status", message: `publishing waits: ${changeRequestMessage(request)}` });
   }
   if (after.status === "draft") return findings;
-  // A related note that is not in the archive would be a broken link on every page that lists it,
-  // and main's gate (lib/content/check.ts) refuses the landing: refused here, before it is written.
-  for (const id of ctx.noteIds && Array.isArray(after.related) ? after.related : []) {
-    if (id !== after.id && !ctx.noteIds?.has(id)) findings.push({ rule: "schema", field: "related", message: `related note ${id} does not exist` });
-  }
+  // Main's gate refuses the landing of a related note that does not exist: refused here, before it is written.
+  const noteIds = ctx.noteIds;
+  if (noteIds) findings.push(...missingRelated(after, (id) => noteIds.has(id)));
   const onMain = ctx.onMain;
   findings.push(...orderOf(onMain, after, ctx));
   if (onMain) {
@@ -324,6 +322,14 @@ function publishOf(before: Note | null, after: Note, actor: Actor, ctx: NoteWrit
     if (after.status !== "hypothesis") findings.push(...transition({ ...after, status: "hypothesis" }, after, actor, ctx, "publish"));
   }
   return findings;
+}
+
+/** The notes `note` names as related that do not `exist`: each a broken link on every page that lists it. */
+export function missingRelated(note: Pick<NoteInput, "id" | "related">, exists: (id: string) => boolean): WriteFinding[] {
+  const related: string[] = Array.isArray(note.related) ? note.related : [];
+  return related
+    .filter((id) => id !== note.id && !exists(id))
+    .map((id) => ({ rule: "schema", field: "related", message: `related note ${id} does not exist` }));
 }
 
 /** How a note published on main can leave main's tree in one commit. */
