@@ -150,18 +150,16 @@ const SEPARATOR = "-".repeat(72);
 function header(view: LlmsView, urls: AgentUrls, slice?: IndexSlice, what: "links" | "full" = "links"): string[] {
   const { site } = view;
   const rules = [...LIMIT_LEGEND.map((l) => `${l.flag}: ${l.meaning}`), ...(["superseded", "retracted"] as const).map((s) => `${s}: ${STATUS_MEANING[s]}`)];
+  const below =
+    what === "full"
+      ? "Below is every published note's full text, one after another; each also has a capsule (≤ 350 tokens) at /agents/capsules/{id}.json."
+      : "Each line below links a note's capsule (≤ 350 tokens); its full text is at /notes/{id}.md.";
   return [
     slice ? `# ${site.title}: ${slice.name}` : `# ${site.title}`,
     "",
     `> ${oneLine(site.lede)}`,
     "",
-    oneLine(
-      `${site.agents.retrieval} ${
-        what === "full"
-          ? "Below is every published note's full text, one after another; each also has a capsule (≤ 350 tokens) at /agents/capsules/{id}.json."
-          : "Each line below links a note's capsule (≤ 350 tokens); its full text is at /notes/{id}.md."
-      } ` + `Rules: ${rules.join(" ")} Built from commit ${view.commit}; drafts are never published.`,
-    ),
+    oneLine(`${site.agents.retrieval} ${below} Rules: ${rules.join(" ")} Built from commit ${view.commit}; drafts are never published.`),
     "",
     oneLine(`${site.agents.archive_policy} Operator closeout contract: see the guide (${urls.guide}).`),
     "",

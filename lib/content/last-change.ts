@@ -8,10 +8,11 @@ import { asServed, refusedCommits } from "./accepted-main";
 /**
  * When each published note last changed, and who changed it: the newest commit on main that touched
  * its file, as of the view's commit (the note is published there, so that commit is a published
- * revision; or, for a commit the rules refused, the commit that first served what it did). Kept per commit, one copy per process (lib/read-model/read-side.ts). When main moved by one commit,
- * the new dates come from the previous ones and the notes that commit changed (a note object is
- * one blob, so a different object is a changed file); otherwise every note's history is read, which
- * the store remembers per file, so it walks only commits it has not seen.
+ * revision; or, for a commit the rules refused, the commit that first served what it did). Kept per
+ * commit, one copy per process (lib/read-model/read-side.ts). When main moved by one commit, the
+ * new dates come from the previous ones and the notes that commit changed (a note object is one
+ * blob, so a different object is a changed file); otherwise every note's history is read, which the
+ * store remembers per file, so it walks only commits it has not seen.
  */
 
 type Changes = ReadonlyMap<string, Revision>;
